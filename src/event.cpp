@@ -1,0 +1,48 @@
+#include "event.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dejarik {
+
+std::string Event::token() const {
+    switch (kind_) {
+        case EventKind::None:
+            return "none";
+        case EventKind::Move:
+        case EventKind::Place:
+            return from().name() + "-" + to().name();
+        case EventKind::Attack:
+            return from().name() + "x" + to().name();
+        case EventKind::Pass:
+            return "pass";
+        case EventKind::Outcome:
+            return std::string(outcomeName(outcome()));
+    }
+    return "none";
+}
+
+std::optional<Event> Event::parse(std::string_view raw) {
+    std::string token(raw);
+    std::transform(token.begin(), token.end(), token.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (token == "pass") return pass();
+    for (const Outcome o : kOutcomes)
+        if (token == outcomeName(o)) return outcome(o);
+    // The separator follows the first cell name: "a" is one letter, ring cells 2 or 3.
+    for (std::size_t split = 1; split < token.size(); ++split) {
+        const char sep = token[split];
+        if (sep != '-' && sep != 'x') continue;
+        const auto from = Cell::parse(std::string_view(token).substr(0, split));
+        const auto to = Cell::parse(std::string_view(token).substr(split + 1));
+        if (!from || !to) continue;
+        return sep == '-' ? move(*from, *to) : attack(*from, *to);
+    }
+    return std::nullopt;
+}
+
+bool EventList::contains(Event e) const {
+    return std::find(begin(), end(), e) != end();
+}
+
+}  // namespace dejarik

@@ -1,0 +1,457 @@
+#include "position.h"
+
+#include <charconv>
+#include <vector>
+
+#include "movegen.h"
+#include "zobrist.h"
+
+namespace dejarik {
+
+namespace {
+
+using zobrist::kKeys;
+
+std::uint64_t holdKey(Player p, std::uint32_t value) {
+    return kKeys.hold[index(p)][value < zobrist::kHoldLimit ? value : zobrist::kHoldLimit - 1];
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+        if (i == s.size() || s[i] == sep) {
+            parts.push_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    return parts;
+}
+
+std::vector<std::string_view> fields(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+            ++i;
+        const std::size_t start = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t')
+            ++i;
+        if (i > start) out.push_back(s.substr(start, i - start));
+    }
+    return out;
+}
+
+// A non-negative decimal integer that fits 32 bits.
+std::optional<std::uint32_t> parseCount(std::string_view s) {
+    if (s.empty()) return std::nullopt;
+    for (const char c : s)
+        if (c < '0' || c > '9') return std::nullopt;
+    std::uint32_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+bool fail(std::string* error, std::string message) {
+    if (error) *error = std::move(message);
+    return false;
+}
+
+}  // namespace
+
+std::string_view Position::startDfen(Ruleset ruleset) {
+    return ruleset == Ruleset::Holochess ? "./............/.SGNL..mhtk. 1 2 0 1"
+                                         : "./............/.GHSN..mltk. 1 2 0 1";
+}
+
+Position Position::startpos(const Rules& rules) {
+    // The built-in start strings are valid by construction (tested).
+    return *fromDfen(startDfen(rules.ruleset()), rules);
+}
+
+std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& rules,
+                                           std::string* error) {
+    Position pos(rules);
+    const auto f = fields(dfen);
+    if (f.size() != 5 && f.size() != 6) {
+        fail(error, "DFEN: expected 5 or 6 fields (cells side actions quiet turn [holds]), got " +
+                        std::to_string(f.size()));
+        return std::nullopt;
+    }
+
+    const auto rings = split(f[0], '/');
+    if (rings.size() != 3 || rings[0].size() != 1 || rings[1].size() != 12 ||
+        rings[2].size() != 12) {
+        fail(error, "DFEN cells: expected 1/12/12 cells, got '" + std::string(f[0]) + "'");
+        return std::nullopt;
+    }
+    int cellIndex = 0;
+    for (const auto ring : rings) {
+        for (const char ch : ring) {
+            if (ch != '.') {
+                const auto piece = Piece::fromLetter(ch);
+                if (!piece) {
+                    fail(error, std::string("DFEN cells: '") + ch + "' on " +
+                                    Cell(cellIndex).name() +
+                                    " is not a creature letter (SMGHTNKL, smghtnkl) or '.'");
+                    return std::nullopt;
+                }
+                pos.put(Cell(cellIndex), *piece);
+            }
+            ++cellIndex;
+        }
+    }
+    if (pos.occupied().empty()) {
+        fail(error, "DFEN cells: no pieces on the board");
+        return std::nullopt;
+    }
+
+    if (f[1] != "1" && f[1] != "2") {
+        fail(error, "DFEN side: expected 1 or 2, got '" + std::string(f[1]) + "'");
+        return std::nullopt;
+    }
+    pos.side_ = f[1] == "1" ? Player::One : Player::Two;
+    if (f[2] != "1" && f[2] != "2") {
+        fail(error, "DFEN actions: expected 1 or 2, got '" + std::string(f[2]) + "'");
+        return std::nullopt;
+    }
+    pos.actions_ = static_cast<std::uint8_t>(f[2][0] - '0');
+    const auto quiet = parseCount(f[3]);
+    if (!quiet) {
+        fail(error, "DFEN quiet: expected a non-negative integer, got '" + std::string(f[3]) + "'");
+        return std::nullopt;
+    }
+    pos.quiet_ = *quiet;
+    const auto turn = parseCount(f[4]);
+    if (!turn || *turn < 1) {
+        fail(error,
+             "DFEN turn: expected an integer of at least 1, got '" + std::string(f[4]) + "'");
+        return std::nullopt;
+    }
+    pos.turn_ = *turn;
+    if (f.size() == 6) {
+        const auto holds = split(f[5], '/');
+        const auto h1 = holds.size() == 2 ? parseCount(holds[0]) : std::nullopt;
+        const auto h2 = holds.size() == 2 ? parseCount(holds[1]) : std::nullopt;
+        if (!h1 || !h2) {
+            fail(error, "DFEN holds: expected <hold1>/<hold2>, got '" + std::string(f[5]) + "'");
+            return std::nullopt;
+        }
+        pos.hold_ = {*h1, *h2};
+    }
+    const int centreWin = rules.centreWin();
+    if (centreWin > 0 && pos.hold(pos.side_) >= static_cast<std::uint32_t>(centreWin)) {
+        fail(error, "DFEN holds: the player on turn cannot hold a won counter (" +
+                        std::to_string(pos.hold(pos.side_)) + " >= CentreWin " +
+                        std::to_string(centreWin) + ")");
+        return std::nullopt;
+    }
+    pos.decider_ = pos.side_;
+
+    // A finished game is a valid, terminal position (RULES §11).
+    const int n1 = pos.pieces(Player::One).count(), n2 = pos.pieces(Player::Two).count();
+    if (n1 == 0) {
+        pos.result_ = Result::Player2Wins;
+    } else if (n2 == 0) {
+        pos.result_ = Result::Player1Wins;
+    } else if (n1 == 1 && n2 == 1) {
+        pos.result_ = Result::Showdown;
+    } else if (centreWin > 0 &&
+               pos.hold(opponent(pos.side_)) >= static_cast<std::uint32_t>(centreWin)) {
+        pos.result_ = pos.side_ == Player::One ? Result::Player2Wins : Result::Player1Wins;
+    } else if (rules.drawTurns() > 0 &&
+               pos.quiet_ >= 2 * static_cast<std::uint32_t>(rules.drawTurns())) {
+        pos.result_ = Result::Draw;
+    }
+    pos.key_ = pos.computeKey();
+    return pos;
+}
+
+std::string Position::dfen() const {
+    std::string s;
+    for (int i = 0; i < Cell::kCount; ++i) {
+        if (i == 1 || i == 13) s += '/';
+        s += board_[i].letter();
+    }
+    s += ' ';
+    s += side_ == Player::One ? '1' : '2';
+    s += ' ';
+    s += static_cast<char>('0' + actions_);
+    s += ' ' + std::to_string(quiet_) + ' ' + std::to_string(turn_);
+    if (hold_[0] != 0 || hold_[1] != 0)
+        s += ' ' + std::to_string(hold_[0]) + '/' + std::to_string(hold_[1]);
+    return s;
+}
+
+double Position::winProbability(Player p) const {
+    switch (result_) {
+        case Result::Player1Wins:
+            return p == Player::One ? 1.0 : 0.0;
+        case Result::Player2Wins:
+            return p == Player::Two ? 1.0 : 0.0;
+        case Result::Showdown: {
+            const auto& s = rules_->showdown(at(pieces(Player::One).first()).creature(),
+                                             at(pieces(Player::Two).first()).creature());
+            return p == Player::One ? s.p1Wins : s.p2Wins;
+        }
+        case Result::Draw:
+        case Result::Ongoing:
+            return 0.0;
+    }
+    return 0.0;
+}
+
+std::uint64_t Position::computeKey() const {
+    std::uint64_t k = 0;
+    for (int i = 0; i < Cell::kCount; ++i)
+        if (!board_[i].isNone()) k ^= kKeys.piece[board_[i].index()][i];
+    if (side_ == Player::Two) k ^= kKeys.sideTwo;
+    if (actions_ == 1) k ^= kKeys.oneActionLeft;
+    if (phase_ == Phase::Outcome)
+        k ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
+    if (phase_ == Phase::Placement)
+        k ^= kKeys.pendingPlacement[index(decider_)][pendingFrom_.index()];
+    if (rules_->centreWin() > 0)
+        k ^= holdKey(Player::One, hold_[0]) ^ holdKey(Player::Two, hold_[1]);
+    return k;
+}
+
+const Rules::Combat& Position::pendingCombat() const {
+    return rules_->combat(at(pendingFrom_).creature(), at(pendingTo_).creature());
+}
+
+void Position::generate(EventList& out) const {
+    out.clear();
+    if (isOver()) return;
+    const Bitboard empty = emptyCells();
+    switch (phase_) {
+        case Phase::Decision: {
+            const Bitboard own = pieces(side_), enemies = pieces(opponent(side_));
+            const bool straight = rules_->centreStraight();
+            for (const Cell from : own) {
+                const int steps = rules_->ratings(at(from).creature()).movement;
+                for (const Cell to : movegen::destinations(from, steps, empty, straight))
+                    out.push(Event::move(from, to));
+            }
+            for (const Cell from : own)
+                for (const Cell to : movegen::attackTargets(from, enemies, *rules_))
+                    out.push(Event::attack(from, to));
+            if (out.empty()) out.push(Event::pass());
+            return;
+        }
+        case Phase::Outcome: {
+            const std::uint8_t mask = pendingCombat().mask;
+            for (const Outcome o : kOutcomes)
+                if (mask & (1u << static_cast<int>(o))) out.push(Event::outcome(o));
+            return;
+        }
+        case Phase::Placement:
+            for (const Cell to : board::adjacent(pendingFrom_) & empty)
+                out.push(Event::place(pendingFrom_, to));
+            return;
+    }
+}
+
+int Position::countEvents() const {
+    if (isOver()) return 0;
+    const Bitboard empty = emptyCells();
+    switch (phase_) {
+        case Phase::Decision: {
+            const Bitboard own = pieces(side_), enemies = pieces(opponent(side_));
+            const bool straight = rules_->centreStraight();
+            int n = 0;
+            for (const Cell from : own) {
+                const int steps = rules_->ratings(at(from).creature()).movement;
+                n += movegen::destinations(from, steps, empty, straight).count();
+                n += movegen::attackTargets(from, enemies, *rules_).count();
+            }
+            return n == 0 ? 1 : n;
+        }
+        case Phase::Outcome:
+            return pendingCombat().outcomeCount;
+        case Phase::Placement:
+            return (board::adjacent(pendingFrom_) & empty).count();
+    }
+    return 0;
+}
+
+bool Position::isLegal(Event e) const {
+    EventList list;
+    generate(list);
+    return list.contains(e);
+}
+
+std::optional<Event> Position::parseEvent(std::string_view token) const {
+    auto e = Event::parse(token);
+    if (!e) return std::nullopt;
+    if (phase_ == Phase::Placement && e->kind() == EventKind::Move)
+        *e = Event::place(e->from(), e->to());
+    if (!isLegal(*e)) return std::nullopt;
+    return e;
+}
+
+double Position::probability(Event outcome) const {
+    return pendingCombat().probability[static_cast<int>(outcome.outcome())];
+}
+
+void Position::put(Cell c, Piece p) {
+    board_[c.index()] = p;
+    occupancy_[index(p.owner())] |= Bitboard::of(c);
+    key_ ^= kKeys.piece[p.index()][c.index()];
+}
+
+void Position::remove(Cell c) {
+    const Piece p = board_[c.index()];
+    board_[c.index()] = Piece::none();
+    occupancy_[index(p.owner())] ^= Bitboard::of(c);
+    key_ ^= kKeys.piece[p.index()][c.index()];
+}
+
+void Position::relocate(Cell from, Cell to) {
+    const Piece p = board_[from.index()];
+    remove(from);
+    put(to, p);
+}
+
+void Position::setActions(int n) {
+    if ((actions_ == 1) != (n == 1)) key_ ^= kKeys.oneActionLeft;
+    actions_ = static_cast<std::uint8_t>(n);
+}
+
+void Position::setHold(Player p, std::uint32_t value) {
+    key_ ^= holdKey(p, hold_[index(p)]) ^ holdKey(p, value);
+    hold_[index(p)] = value;
+}
+
+void Position::apply(Event e) {
+    switch (e.kind()) {
+        case EventKind::Move:
+            relocate(e.from(), e.to());
+            ++quiet_;
+            endAction();
+            return;
+        case EventKind::Pass:
+            ++quiet_;
+            endAction();
+            return;
+        case EventKind::Attack:
+            quiet_ = 0;
+            // Any attack on a player's piece breaks that player's hold (RULES §8.3).
+            if (rules_->centreWin() > 0) setHold(opponent(side_), 0);
+            phase_ = Phase::Outcome;
+            pendingFrom_ = e.from();
+            pendingTo_ = e.to();
+            key_ ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
+            return;
+        case EventKind::Outcome: {
+            key_ ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
+            phase_ = Phase::Decision;
+            switch (e.outcome()) {
+                case Outcome::Kill:
+                    remove(pendingTo_);
+                    break;
+                case Outcome::CounterKill:
+                    remove(pendingFrom_);
+                    break;
+                case Outcome::Push:
+                    resolvePush(pendingTo_, side_, false);
+                    return;
+                case Outcome::CounterPush:
+                    resolvePush(pendingFrom_, opponent(side_), true);
+                    return;
+            }
+            endAction();
+            return;
+        }
+        case EventKind::Place:
+            key_ ^= kKeys.pendingPlacement[index(decider_)][pendingFrom_.index()];
+            relocate(e.from(), e.to());
+            phase_ = Phase::Decision;
+            decider_ = side_;
+            endAction();
+            return;
+        case EventKind::None:
+            return;
+    }
+}
+
+void Position::resolvePush(Cell pushed, Player decider, bool counter) {
+    if ((board::adjacent(pushed) & emptyCells()).empty()) {
+        const BlockedPush policy = rules_->blockedPush();
+        if (policy == BlockedPush::Kill || (policy == BlockedPush::KillOnPush && !counter))
+            remove(pushed);
+        endAction();
+        return;
+    }
+    phase_ = Phase::Placement;
+    pendingFrom_ = pushed;
+    decider_ = decider;
+    key_ ^= kKeys.pendingPlacement[index(decider)][pushed.index()];
+}
+
+void Position::endAction() {
+    setActions(actions_ - 1);
+    const bool turnEnded = actions_ == 0;
+    checkEnd(turnEnded);
+    if (turnEnded) {
+        side_ = opponent(side_);
+        key_ ^= kKeys.sideTwo;
+        setActions(2);
+        ++turn_;
+    }
+    decider_ = side_;
+}
+
+// RULES §8, in its order: no pieces, showdown, CentreWin, quiet draw.
+void Position::checkEnd(bool turnEnded) {
+    const int n1 = pieces(Player::One).count(), n2 = pieces(Player::Two).count();
+    if (n1 == 0 || n2 == 0) {
+        result_ = n1 == 0 ? Result::Player2Wins : Result::Player1Wins;
+        return;
+    }
+    if (n1 == 1 && n2 == 1) {
+        result_ = Result::Showdown;
+        return;
+    }
+    const int centreWin = rules_->centreWin();
+    if (turnEnded && centreWin > 0) {
+        const std::uint32_t h = pieces(side_).has(Cell::centre()) ? hold(side_) + 1 : 0;
+        setHold(side_, h);
+        if (h >= static_cast<std::uint32_t>(centreWin)) {
+            result_ = side_ == Player::One ? Result::Player1Wins : Result::Player2Wins;
+            return;
+        }
+    }
+    if (rules_->drawTurns() > 0 && quiet_ >= 2 * static_cast<std::uint32_t>(rules_->drawTurns()))
+        result_ = Result::Draw;
+}
+
+bool Position::operator==(const Position& o) const {
+    return rules_ == o.rules_ && key_ == o.key_ && board_ == o.board_ && side_ == o.side_ &&
+           actions_ == o.actions_ && phase_ == o.phase_ && decider_ == o.decider_ &&
+           pendingFrom_ == o.pendingFrom_ && pendingTo_ == o.pendingTo_ && result_ == o.result_ &&
+           occupancy_ == o.occupancy_ && quiet_ == o.quiet_ && turn_ == o.turn_ && hold_ == o.hold_;
+}
+
+std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {
+    int n = 0;
+    for (const auto token : fields(tokens)) {
+        ++n;
+        if (pos.isOver()) {
+            fail(error, "event " + std::to_string(n) + " '" + std::string(token) +
+                            "': the game is already over");
+            return std::nullopt;
+        }
+        const auto e = pos.parseEvent(token);
+        if (!e) {
+            fail(error, "event " + std::to_string(n) + " '" + std::string(token) +
+                            (Event::parse(token) ? "' is not legal here" : "' is not an event"));
+            return std::nullopt;
+        }
+        pos.apply(*e);
+    }
+    return pos;
+}
+
+}  // namespace dejarik

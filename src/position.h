@@ -1,0 +1,120 @@
+// A game position and everything that changes it: event generation, application, the end
+// checks of RULES §8, the Zobrist key and DFEN input/output (RULES §11).
+//
+// Positions are small (one or two cache lines) and are copied to make a move: search and
+// perft keep the parent and apply the event to a copy (copy-make), so there is no undo.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "board.h"
+#include "event.h"
+#include "rules.h"
+
+namespace dejarik {
+
+// What the next event is.
+enum class Phase : std::uint8_t {
+    Decision,   // the player on turn chooses an action
+    Outcome,    // the dice settle the pending attack (a chance event)
+    Placement,  // the winner of a push places the pushed piece
+};
+
+enum class Result : std::uint8_t { Ongoing, Player1Wins, Player2Wins, Draw, Showdown };
+
+class Position {
+  public:
+    // The standard start of the rules' ruleset (RULES §3).
+    [[nodiscard]] static Position startpos(const Rules& rules);
+    [[nodiscard]] static std::string_view startDfen(Ruleset ruleset);
+
+    // Strict DFEN parsing; on failure the message names the bad field.
+    [[nodiscard]] static std::optional<Position> fromDfen(std::string_view dfen, const Rules& rules,
+                                                          std::string* error = nullptr);
+    // The DFEN of this position; valid at a decision point only (Phase::Decision).
+    [[nodiscard]] std::string dfen() const;
+
+    [[nodiscard]] const Rules& rules() const { return *rules_; }
+    [[nodiscard]] Piece at(Cell c) const { return board_[c.index()]; }
+    [[nodiscard]] Bitboard pieces(Player p) const { return occupancy_[index(p)]; }
+    [[nodiscard]] Bitboard occupied() const { return occupancy_[0] | occupancy_[1]; }
+    [[nodiscard]] Bitboard emptyCells() const { return ~occupied(); }
+    [[nodiscard]] Player sideToMove() const { return side_; }
+    [[nodiscard]] int actionsLeft() const { return actions_; }
+    [[nodiscard]] std::uint32_t quiet() const { return quiet_; }
+    [[nodiscard]] std::uint32_t turn() const { return turn_; }
+    [[nodiscard]] std::uint32_t hold(Player p) const { return hold_[index(p)]; }
+    [[nodiscard]] Phase phase() const { return phase_; }
+    // The player whose decision is due: the player on turn, except for the placement after a
+    // counter-push. Meaningless while an outcome is due.
+    [[nodiscard]] Player decider() const { return decider_; }
+    // While an outcome is due: the attacker's and the defender's cells. While a placement is
+    // due: from() is the pushed piece's cell.
+    [[nodiscard]] Cell pendingFrom() const { return pendingFrom_; }
+    [[nodiscard]] Cell pendingTo() const { return pendingTo_; }
+
+    [[nodiscard]] Result result() const { return result_; }
+    [[nodiscard]] bool isOver() const { return result_ != Result::Ongoing; }
+    // The probabilities that player 1 / player 2 win; exact 0/1 for decided games, the
+    // showdown's odds for a showdown, 0 and 0 for a draw. Only for finished games.
+    [[nodiscard]] double winProbability(Player p) const;
+
+    [[nodiscard]] std::uint64_t key() const { return key_; }
+    [[nodiscard]] std::uint64_t computeKey() const;
+
+    // Every legal event, in a fixed order: moves, then attacks; or the outcomes of non-zero
+    // probability; or the placements. None when the game is over.
+    void generate(EventList& out) const;
+    // The number of events `generate` would produce, without producing them (perft's bulk
+    // count at the last ply).
+    [[nodiscard]] int countEvents() const;
+    [[nodiscard]] bool isLegal(Event e) const;
+    // The legal event a token names here ("x-y" is a placement when one is due).
+    [[nodiscard]] std::optional<Event> parseEvent(std::string_view token) const;
+    // The probability of an outcome event while an outcome is due.
+    [[nodiscard]] double probability(Event outcome) const;
+
+    // Applies a legal event.
+    void apply(Event e);
+
+    // Structural equality of the whole game state (rules compared by identity).
+    bool operator==(const Position& o) const;
+
+  private:
+    explicit Position(const Rules& rules) : rules_(&rules) {}
+
+    void put(Cell c, Piece p);
+    void remove(Cell c);
+    void relocate(Cell from, Cell to);
+    void setActions(int n);
+    void setHold(Player p, std::uint32_t value);
+    void resolvePush(Cell pushed, Player decider, bool counter);
+    void endAction();
+    void checkEnd(bool turnEnded);
+    [[nodiscard]] const Rules::Combat& pendingCombat() const;
+
+    const Rules* rules_;
+    std::uint64_t key_ = 0;
+    std::array<Piece, Cell::kCount> board_{};
+    Player side_ = Player::One;
+    std::uint8_t actions_ = 2;
+    Phase phase_ = Phase::Decision;
+    Player decider_ = Player::One;
+    Cell pendingFrom_;
+    Cell pendingTo_;
+    Result result_ = Result::Ongoing;
+    std::array<Bitboard, 2> occupancy_{};
+    std::uint32_t quiet_ = 0;
+    std::uint32_t turn_ = 1;
+    std::array<std::uint32_t, 2> hold_{};
+};
+
+// Applies whitespace-separated event tokens in order. On an illegal or unknown token the
+// result is empty and the message names the token and its place.
+[[nodiscard]] std::optional<Position> playTokens(Position pos, std::string_view tokens,
+                                                 std::string* error = nullptr);
+
+}  // namespace dejarik

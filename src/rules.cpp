@@ -1,0 +1,236 @@
+#include "rules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace dejarik {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kRulesetNames = {"kelly", "dalsian-classic", "dalsian",
+                                                           "holochess"};
+constexpr std::array<std::string_view, 3> kBlockedPushNames = {"stay", "kill", "kill-on-push"};
+
+// Attack / defence / movement, in Creature order S M G H T N K L (RULES §9).
+constexpr std::array<Ratings, kCreatureCount> kKellyRatings = {{
+    {6, 6, 2},
+    {6, 5, 3},
+    {4, 3, 2},
+    {4, 4, 1},
+    {2, 7, 3},
+    {3, 8, 1},
+    {7, 3, 2},
+    {8, 2, 2},
+}};
+constexpr std::array<Ratings, kCreatureCount> kHolochessRatings = {{
+    {5, 5, 2},
+    {5, 4, 3},
+    {3, 3, 2},
+    {4, 3, 1},
+    {1, 6, 2},
+    {2, 6, 1},
+    {6, 2, 2},
+    {6, 1, 3},
+}};
+
+struct Preset {
+    DiceModel dice;
+    bool safeOuterOrbit;
+    bool centreStraight;
+    BlockedPush blockedPush;
+    int centreWin;
+};
+
+Preset presetOf(Ruleset r) {
+    switch (r) {
+        case Ruleset::Kelly:
+            return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
+        case Ruleset::DalsianClassic:
+            return {DiceModel::D20, false, false, BlockedPush::Stay, 3};
+        case Ruleset::Dalsian:
+            return {DiceModel::TwoD10, true, false, BlockedPush::Stay, 0};
+        case Ruleset::Holochess:
+            return {DiceModel::SplitD6, false, true, BlockedPush::Kill, 0};
+    }
+    return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
+}
+
+std::string lower(std::string_view s) {
+    std::string r(s);
+    std::transform(r.begin(), r.end(), r.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return r;
+}
+
+std::optional<int> parseInt(std::string_view s) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+template <typename T, std::size_t N>
+std::optional<T> lookup(const std::array<std::string_view, N>& names, std::string_view value) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (names[i] == value) return static_cast<T>(i);
+    return std::nullopt;
+}
+
+// A combo value of a boolean rule option: true, false or ruleset (= unset).
+std::optional<std::string> setTristate(std::optional<bool>& field, std::string_view name,
+                                       const std::string& value) {
+    if (value == "ruleset") {
+        field.reset();
+    } else if (value == "true") {
+        field = true;
+    } else if (value == "false") {
+        field = false;
+    } else {
+        return "invalid value '" + value + "' for option " + std::string(name) +
+               " (expected ruleset, true or false)";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> setSpin(int& field, std::string_view name, const std::string& value,
+                                   int min, int max) {
+    const auto v = parseInt(value);
+    if (!v || *v < min || *v > max)
+        return "invalid value '" + value + "' for option " + std::string(name) + " (expected " +
+               std::to_string(min) + " to " + std::to_string(max) + ")";
+    field = *v;
+    return std::nullopt;
+}
+
+}  // namespace
+
+char Piece::letter() const {
+    if (isNone()) return '.';
+    const char upper = kCreatureLetters[static_cast<int>(creature())];
+    return owner() == Player::One ? upper : static_cast<char>(std::tolower(upper));
+}
+
+std::optional<Piece> Piece::fromLetter(char letter) {
+    const auto upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
+    const auto pos = kCreatureLetters.find(upper);
+    if (pos == std::string_view::npos) return std::nullopt;
+    return Piece(letter == upper ? Player::One : Player::Two, static_cast<Creature>(pos));
+}
+
+std::string_view rulesetName(Ruleset r) {
+    return kRulesetNames[static_cast<int>(r)];
+}
+
+std::optional<Ruleset> parseRuleset(std::string_view name) {
+    return lookup<Ruleset>(kRulesetNames, lower(name));
+}
+
+std::string_view blockedPushName(BlockedPush b) {
+    return kBlockedPushNames[static_cast<int>(b)];
+}
+
+bool RuleOptions::isRuleOption(std::string_view name) {
+    static constexpr std::array<std::string_view, 8> kNames = {
+        "ruleset",        "dice",        "safeouterorbit", "kingofthecentre",
+        "centrestraight", "blockedpush", "centrewin",      "drawturns"};
+    const std::string n = lower(name);
+    return std::find(kNames.begin(), kNames.end(), n) != kNames.end();
+}
+
+std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view rawValue) {
+    const std::string n = lower(name);
+    const std::string value = lower(rawValue);
+    if (n == "ruleset") {
+        const auto r = parseRuleset(value);
+        if (!r)
+            return "invalid value '" + value +
+                   "' for option Ruleset (expected kelly, dalsian-classic, dalsian or holochess)";
+        const int keptDrawTurns = drawTurns;
+        *this = RuleOptions();
+        ruleset = *r;
+        drawTurns = keptDrawTurns;
+        return std::nullopt;
+    }
+    if (n == "dice") {
+        if (value == "ruleset") {
+            dice.reset();
+        } else if (const auto d = parseDiceModel(value)) {
+            dice = *d;
+        } else {
+            return "invalid value '" + value +
+                   "' for option Dice (expected ruleset, pools, d20, 2d10 or split-d6)";
+        }
+        return std::nullopt;
+    }
+    if (n == "safeouterorbit") return setTristate(safeOuterOrbit, "SafeOuterOrbit", value);
+    if (n == "kingofthecentre") return setTristate(kingOfTheCentre, "KingOfTheCentre", value);
+    if (n == "centrestraight") return setTristate(centreStraight, "CentreStraight", value);
+    if (n == "blockedpush") {
+        if (value == "ruleset") {
+            blockedPush.reset();
+        } else if (const auto b = lookup<BlockedPush>(kBlockedPushNames, value)) {
+            blockedPush = *b;
+        } else {
+            return "invalid value '" + value +
+                   "' for option BlockedPush (expected ruleset, stay, kill or kill-on-push)";
+        }
+        return std::nullopt;
+    }
+    if (n == "centrewin") return setSpin(centreWin, "CentreWin", value, -1, 20);
+    if (n == "drawturns") return setSpin(drawTurns, "DrawTurns", value, 0, 1000);
+    return "unknown rule option '" + std::string(name) + "'";
+}
+
+std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        return "option '" + std::string(assignment) + "' is not of the form Name=Value";
+    return set(assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+Rules::Rules(const RuleOptions& options) : options_(options) {
+    const Preset p = presetOf(options.ruleset);
+    dice_ = options.dice.value_or(p.dice);
+    safeOuterOrbit_ = options.safeOuterOrbit.value_or(p.safeOuterOrbit);
+    kingOfTheCentre_ = options.kingOfTheCentre.value_or(false);
+    centreStraight_ = options.centreStraight.value_or(p.centreStraight);
+    blockedPush_ = options.blockedPush.value_or(p.blockedPush);
+    centreWin_ = options.centreWin >= 0 ? options.centreWin : p.centreWin;
+    ratings_ = options.ruleset == Ruleset::Holochess ? kHolochessRatings : kKellyRatings;
+
+    for (int a = 0; a < kCreatureCount; ++a) {
+        for (int d = 0; d < kCreatureCount; ++d) {
+            Combat& c = combat_[a][d];
+            c.exact = attackOdds(dice_, ratings_[a].attack, ratings_[d].defence);
+            for (const Outcome o : kOutcomes) {
+                const int i = static_cast<int>(o);
+                c.probability[i] = c.exact.probability(o);
+                if (c.exact.counts[i] != 0) {
+                    c.mask |= static_cast<std::uint8_t>(1u << i);
+                    ++c.outcomeCount;
+                }
+            }
+            // Player 1's piece a against player 2's piece d, each with its best rating.
+            Showdown& s = showdown_[a][d];
+            s.exact = showdownOdds(dice_, std::max(ratings_[a].attack, ratings_[a].defence),
+                                   std::max(ratings_[d].attack, ratings_[d].defence));
+            if (!s.exact.drawn()) {
+                s.p1Wins = s.exact.p1Wins().value();
+                s.p2Wins = s.exact.p2Wins().value();
+            }
+        }
+    }
+}
+
+std::string Rules::describe() const {
+    auto flag = [](bool b) { return b ? "true" : "false"; };
+    return std::string(rulesetName(ruleset())) + " Dice=" + std::string(diceModelName(dice_)) +
+           " SafeOuterOrbit=" + flag(safeOuterOrbit_) +
+           " KingOfTheCentre=" + flag(kingOfTheCentre_) +
+           " CentreStraight=" + flag(centreStraight_) +
+           " BlockedPush=" + std::string(blockedPushName(blockedPush_)) +
+           " CentreWin=" + std::to_string(centreWin_) + " DrawTurns=" + std::to_string(drawTurns());
+}
+
+}  // namespace dejarik

@@ -1,0 +1,163 @@
+// Players, creatures and the rule set a game is played under (RULES §2, §6–§9).
+//
+// A Rules value is immutable once built and holds everything the rules depend on,
+// including the combat odds of every creature pair, so positions refer to it instead of
+// consulting any global state.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dice.h"
+
+namespace dejarik {
+
+enum class Player : std::uint8_t { One, Two };
+[[nodiscard]] constexpr Player opponent(Player p) {
+    return p == Player::One ? Player::Two : Player::One;
+}
+[[nodiscard]] constexpr int index(Player p) {
+    return static_cast<int>(p);
+}
+
+enum class Creature : std::uint8_t {
+    Savrip,
+    Monnok,
+    Ghhhk,
+    Houjix,
+    Strider,
+    Ngok,
+    Klorslug,
+    Molator
+};
+inline constexpr int kCreatureCount = 8;
+inline constexpr std::string_view kCreatureLetters = "SMGHTNKL";
+
+// A creature owned by a player, or no piece. Code 0 is the empty cell so a cleared board
+// array is an empty board.
+class Piece {
+  public:
+    constexpr Piece() = default;
+    constexpr Piece(Player owner, Creature creature)
+        : code_(static_cast<std::uint8_t>(1 + static_cast<int>(creature) +
+                                          8 * dejarik::index(owner))) {}
+
+    [[nodiscard]] static constexpr Piece none() { return Piece(); }
+    [[nodiscard]] constexpr bool isNone() const { return code_ == 0; }
+    [[nodiscard]] constexpr Player owner() const { return static_cast<Player>((code_ - 1) >> 3); }
+    [[nodiscard]] constexpr Creature creature() const {
+        return static_cast<Creature>((code_ - 1) & 7);
+    }
+    // 0..15 for a piece, used to index key tables.
+    [[nodiscard]] constexpr int index() const { return code_ - 1; }
+    constexpr bool operator==(const Piece&) const = default;
+
+    // Upper case for player 1, lower case for player 2, '.' for none.
+    [[nodiscard]] char letter() const;
+    [[nodiscard]] static std::optional<Piece> fromLetter(char letter);
+
+  private:
+    std::uint8_t code_ = 0;
+};
+
+enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess };
+inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::DalsianClassic,
+                                                     Ruleset::Dalsian, Ruleset::Holochess};
+[[nodiscard]] std::string_view rulesetName(Ruleset r);
+[[nodiscard]] std::optional<Ruleset> parseRuleset(std::string_view name);
+
+enum class BlockedPush : std::uint8_t { Stay, Kill, KillOnPush };
+[[nodiscard]] std::string_view blockedPushName(BlockedPush b);
+
+struct Ratings {
+    int attack = 0;
+    int defence = 0;
+    int movement = 0;
+};
+
+// The rule options as a user sets them (PROTOCOL.md "Options"): unset optionals and
+// centreWin -1 mean "as the ruleset says".
+struct RuleOptions {
+    Ruleset ruleset = Ruleset::Kelly;
+    std::optional<DiceModel> dice;
+    std::optional<bool> safeOuterOrbit;
+    std::optional<bool> kingOfTheCentre;
+    std::optional<bool> centreStraight;
+    std::optional<BlockedPush> blockedPush;
+    int centreWin = -1;
+    int drawTurns = 40;
+
+    // Sets one option by its protocol name and value, both case-insensitive; "ruleset" as
+    // a value restores the ruleset's setting. Setting Ruleset resets every other rule
+    // option but DrawTurns. Returns an error message, or nothing on success.
+    [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+
+    // "Name=Value" form used on command lines.
+    [[nodiscard]] std::optional<std::string> setAssignment(std::string_view assignment);
+
+    [[nodiscard]] static bool isRuleOption(std::string_view name);
+};
+
+class Rules {
+  public:
+    explicit Rules(const RuleOptions& options = {});
+    [[nodiscard]] static Rules preset(Ruleset r) {
+        RuleOptions options;
+        options.ruleset = r;
+        return Rules(options);
+    }
+
+    [[nodiscard]] const RuleOptions& options() const { return options_; }
+    [[nodiscard]] Ruleset ruleset() const { return options_.ruleset; }
+    [[nodiscard]] DiceModel dice() const { return dice_; }
+    [[nodiscard]] bool safeOuterOrbit() const { return safeOuterOrbit_; }
+    [[nodiscard]] bool kingOfTheCentre() const { return kingOfTheCentre_; }
+    [[nodiscard]] bool centreStraight() const { return centreStraight_; }
+    [[nodiscard]] BlockedPush blockedPush() const { return blockedPush_; }
+    [[nodiscard]] int centreWin() const { return centreWin_; }
+    [[nodiscard]] int drawTurns() const { return options_.drawTurns; }
+
+    [[nodiscard]] const Ratings& ratings(Creature c) const { return ratings_[static_cast<int>(c)]; }
+
+    // Combat odds of attacker against defender, exact and as doubles; `mask` has bit o set
+    // for every outcome o of non-zero probability.
+    struct Combat {
+        AttackOdds exact;
+        std::array<double, 4> probability{};
+        std::uint8_t mask = 0;
+        std::uint8_t outcomeCount = 0;
+    };
+    [[nodiscard]] const Combat& combat(Creature attacker, Creature defender) const {
+        return combat_[static_cast<int>(attacker)][static_cast<int>(defender)];
+    }
+
+    // Showdown between player 1's last piece and player 2's last piece.
+    struct Showdown {
+        ShowdownOdds exact;
+        double p1Wins = 0;  // 0 and 0 when no round can decide (a draw)
+        double p2Wins = 0;
+    };
+    [[nodiscard]] const Showdown& showdown(Creature p1, Creature p2) const {
+        return showdown_[static_cast<int>(p1)][static_cast<int>(p2)];
+    }
+
+    // One line: the ruleset and every resolved option, in protocol names.
+    [[nodiscard]] std::string describe() const;
+
+  private:
+    RuleOptions options_;
+    DiceModel dice_;
+    bool safeOuterOrbit_;
+    bool kingOfTheCentre_;
+    bool centreStraight_;
+    BlockedPush blockedPush_;
+    int centreWin_;
+    std::array<Ratings, kCreatureCount> ratings_{};
+    std::array<std::array<Combat, kCreatureCount>, kCreatureCount> combat_{};
+    std::array<std::array<Showdown, kCreatureCount>, kCreatureCount> showdown_{};
+};
+
+}  // namespace dejarik

@@ -1,0 +1,95 @@
+// dejarik-perft: counts event sequences from a position (RULES §12), printing the format of
+// PROTOCOL.md "Perft output" and the rate on stderr.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "perft.h"
+#include "position.h"
+#include "rules.h"
+
+namespace po = boost::program_options;
+using namespace dejarik;
+
+namespace {
+
+int usageError(const std::string& message) {
+    std::cerr << "dejarik-perft: error: " << message << "\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    po::options_description desc(
+        "Usage: dejarik-perft --ruleset R [--option Name=Value]... (--startpos | --dfen D)\n"
+        "                     [--moves \"e1 e2 ...\"] --depth N [--divide]\nOptions");
+    std::string rulesetName = "kelly";
+    std::vector<std::string> options;
+    std::string dfen;
+    std::string moves;
+    int depth = -1;
+    desc.add_options()("help,h", "show this help")(
+        "ruleset", po::value(&rulesetName),
+        "kelly (default), dalsian-classic, dalsian or holochess")(
+        "option", po::value(&options)->composing(),
+        "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
+        "startpos", "start from the ruleset's standard position")(
+        "dfen", po::value(&dfen), "start from this DFEN")("moves", po::value(&moves),
+                                                          "events to play first, space-separated")(
+        "depth", po::value(&depth), "plies to count (0 or more)")(
+        "divide", "print the count below each first event");
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+
+    RuleOptions ruleOptions;
+    if (auto err = ruleOptions.set("Ruleset", rulesetName)) return usageError(*err);
+    for (const auto& o : options)
+        if (auto err = ruleOptions.setAssignment(o)) return usageError("--option " + *err);
+    const Rules rules(ruleOptions);
+
+    if (vm.count("startpos") == vm.count("dfen"))
+        return usageError("give exactly one of --startpos and --dfen");
+    if (!vm.count("depth")) return usageError("--depth is required");
+    if (depth < 0) return usageError("--depth must be 0 or more");
+
+    std::string error;
+    auto start = vm.count("startpos") ? std::optional(Position::startpos(rules))
+                                      : Position::fromDfen(dfen, rules, &error);
+    if (!start) return usageError(error);
+    auto pos = playTokens(*start, moves, &error);
+    if (!pos) return usageError("--moves: " + error);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    if (vm.count("divide")) {
+        std::string out;
+        for (const auto& [event, count] : perftDivide(*pos, depth)) {
+            out += event.token() + ": " + std::to_string(count) + "\n";
+            total += count;
+        }
+        if (depth == 0) total = 1;
+        std::cout << out << "\n";
+    } else {
+        total = perft(*pos, depth);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "Nodes searched: " << total << std::endl;
+    std::fprintf(stderr, "time %.3f s, %.0f leaves/s\n", seconds,
+                 seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
+    return 0;
+}
