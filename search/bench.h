@@ -1,0 +1,25 @@
+// The bench: a fixed set of positions of every ruleset searched to a fixed depth with fixed
+// settings. Its node count is the build's signature (Stockfish's habit): it changes only
+// when search or eval change.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace dejarik::search {
+
+inline constexpr int kBenchDepth = 6;
+
+struct BenchResult {
+    std::uint64_t nodes = 0;
+    std::int64_t timeMs = 0;
+    std::uint64_t nps = 0;
+};
+
+// Blocking. Searches every bench position with Hash 16, Threads 1, MultiPV 1, whatever the
+// engine's options are; `progress` (optional) gets one human-readable line per position.
+[[nodiscard]] BenchResult runBench(int depth = kBenchDepth,
+                                   const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace dejarik::search

@@ -1,0 +1,735 @@
+#include "search/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "eval/eval.h"
+#include "search/ttable.h"
+#include "zobrist.h"
+
+namespace dejarik::search {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kMaxDepth = 64;
+constexpr double kInfinity = 2.0;  // beyond every value: a window edge that never cuts
+
+// The quiet counter is not in the position key; where the draw is within reach of search
+// or evaluation (RULES §8.4: 100 actions or fewer left) the number of actions left is
+// mixed into the table key, so values from different distances to the draw never mix.
+constexpr int kQuietBuckets = 102;
+constexpr std::array<std::uint64_t, kQuietBuckets> kQuietKeys = [] {
+    std::array<std::uint64_t, kQuietBuckets> keys{};
+    std::uint64_t state = 0x51E7C0DEull;
+    for (auto& k : keys)
+        k = zobrist::splitmix64(state);
+    return keys;
+}();
+
+[[nodiscard]] std::uint64_t tableKey(const Position& pos) {
+    int bucket = kQuietBuckets - 1;
+    if (const int drawTurns = pos.rules().drawTurns(); drawTurns > 0) {
+        const std::uint32_t limit = 2 * static_cast<std::uint32_t>(drawTurns);
+        const std::uint32_t left = limit > pos.quiet() ? limit - pos.quiet() : 0;
+        bucket = static_cast<int>(std::min<std::uint32_t>(left, kQuietBuckets - 1));
+    }
+    return pos.key() ^ kQuietKeys[bucket];
+}
+
+enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance };
+
+[[nodiscard]] NodeKind kindOf(const Position& pos) {
+    if (pos.isOver()) return NodeKind::Terminal;
+    if (pos.phase() == Phase::Outcome) return NodeKind::Chance;
+    return pos.decider() == Player::One ? NodeKind::Max : NodeKind::Min;
+}
+
+[[nodiscard]] double terminalValue(const Position& pos) {
+    return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+}
+
+// Only the decision of the player on turn spends depth; outcomes and placements finish the
+// action that was started.
+[[nodiscard]] int childDepth(const Position& pos, int depth) {
+    return pos.phase() == Phase::Decision ? depth - 1 : depth;
+}
+
+// A rough worth of a creature for ordering attacks: what its ratings buy.
+[[nodiscard]] double worth(const Rules& rules, Creature c) {
+    const Ratings& r = rules.ratings(c);
+    return r.attack + r.defence + r.movement;
+}
+
+[[nodiscard]] std::uint64_t elapsedMs(Clock::time_point since) {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count());
+}
+
+// What a worker is told to stop by: the shared flag, plus (for the thread that manages
+// time) the deadline and the node budget.
+struct Control {
+    std::atomic<bool>* stop = nullptr;
+    Clock::time_point start = Clock::now();
+    std::int64_t hardMs = 0;     // 0: none
+    std::uint64_t maxNodes = 0;  // 0: none
+    // Nodes of the helper threads, added in steps of 1024 (lazy SMP only).
+    std::atomic<std::uint64_t>* helperNodes = nullptr;
+};
+
+// One search thread's state: history, counters and the recursive search. Workers share
+// only the transposition table and the stop flag.
+class Worker {
+  public:
+    Worker(TranspositionTable* tt, Control control, bool managesTime)
+        : tt_(tt), control_(control), managesTime_(managesTime) {}
+
+    double search(const Position& pos, int depth, double alpha, double beta, int ply);
+
+    [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
+    [[nodiscard]] std::uint64_t heuristicCount() const { return heuristic_; }
+    [[nodiscard]] int seldepth() const { return seldepth_; }
+    void resetSeldepth() { seldepth_ = 0; }
+    [[nodiscard]] bool stopped() const { return stopped_; }
+    void setStopped(bool s) { stopped_ = s; }
+    void orderDecisions(const Position& pos, EventList& list, Event ttMove) const;
+
+  private:
+    double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
+    double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
+    double probe(const Position& child, int depth, double alpha, double beta, int ply);
+    double evaluate(const Position& pos) {
+        ++heuristic_;
+        return eval::evaluate(pos);
+    }
+    bool enter(int ply);
+    bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
+    void store(std::uint64_t key, double value, int depth, double alpha, double beta, Event move,
+               std::uint64_t heuristicBefore);
+    int& history(Player p, Event e) { return history_[index(p)][e.from().index()][e.to().index()]; }
+    [[nodiscard]] int historyOf(Player p, Event e) const {
+        return history_[index(p)][e.from().index()][e.to().index()];
+    }
+
+    TranspositionTable* tt_;
+    Control control_;
+    bool managesTime_;
+    bool stopped_ = false;
+    std::uint64_t nodes_ = 0;
+    std::uint64_t heuristic_ = 0;  // evaluations and heuristic table values used so far
+    int seldepth_ = 0;
+    std::array<std::array<std::array<int, Cell::kCount>, Cell::kCount>, 2> history_{};
+};
+
+// Counts the node and polls the stop conditions: the node budget exactly, the clock every
+// 1024 nodes, when other threads' counts are published too.
+bool Worker::enter(int ply) {
+    ++nodes_;
+    seldepth_ = std::max(seldepth_, ply);
+    const bool poll = (nodes_ & 1023) == 0;
+    if (poll && control_.helperNodes && !managesTime_)
+        control_.helperNodes->fetch_add(1024, std::memory_order_relaxed);
+    if (managesTime_) {
+        const std::uint64_t others =
+            control_.helperNodes ? control_.helperNodes->load(std::memory_order_relaxed) : 0;
+        if ((control_.maxNodes && nodes_ + others >= control_.maxNodes) ||
+            (poll && control_.hardMs &&
+             static_cast<std::int64_t>(elapsedMs(control_.start)) >= control_.hardMs))
+            control_.stop->store(true, std::memory_order_relaxed);
+    }
+    if (control_.stop->load(std::memory_order_relaxed)) stopped_ = true;
+    return !stopped_;
+}
+
+bool Worker::tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value) {
+    if (e.depth < depth) return false;
+    const double v = e.value;
+    const bool cut = e.bound == Bound::Exact || (e.bound == Bound::Lower && v >= beta) ||
+                     (e.bound == Bound::Upper && v <= alpha);
+    if (cut) {
+        value = v;
+        if (e.heuristic) ++heuristic_;
+    }
+    return cut;
+}
+
+void Worker::store(std::uint64_t key, double value, int depth, double alpha, double beta,
+                   Event move, std::uint64_t heuristicBefore) {
+    if (!tt_ || stopped_) return;
+    TTData d;
+    d.value = static_cast<float>(value);
+    d.depth = static_cast<std::int8_t>(std::clamp(depth, 0, 127));
+    d.bound = value <= alpha ? Bound::Upper : value >= beta ? Bound::Lower : Bound::Exact;
+    d.heuristic = heuristic_ != heuristicBefore;
+    d.move = move;
+    tt_->store(key, d);
+}
+
+double Worker::search(const Position& pos, int depth, double alpha, double beta, int ply) {
+    switch (kindOf(pos)) {
+        case NodeKind::Terminal:
+            if (!enter(ply)) return 0;
+            return terminalValue(pos);
+        case NodeKind::Chance:
+            return searchChance(pos, depth, alpha, beta, ply);
+        case NodeKind::Max:
+        case NodeKind::Min:
+            return searchDecision(pos, depth, alpha, beta, ply);
+    }
+    return 0;
+}
+
+// Ordering: the table's move, then attacks by expected material gain, then moves and
+// placements by history.
+void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) const {
+    std::array<double, EventList::kCapacity> score{};
+    const Rules& rules = pos.rules();
+    const Player p = pos.decider();
+    for (int i = 0; i < list.size(); ++i) {
+        const Event e = list[i];
+        if (e == ttMove) {
+            score[i] = 1e12;
+        } else if (e.kind() == EventKind::Attack) {
+            const Creature a = pos.at(e.from()).creature(), d = pos.at(e.to()).creature();
+            const auto& c = rules.combat(a, d);
+            const double gain = c.probability[0] * worth(rules, d) -
+                                c.probability[3] * worth(rules, a) +
+                                0.25 * (c.probability[1] - c.probability[2]);
+            score[i] = 1e9 + 1e6 * gain;
+        } else {
+            score[i] = historyOf(p, e);
+        }
+    }
+    // Insertion sort: lists are short and mostly ordered already.
+    for (int i = 1; i < list.size(); ++i) {
+        const Event e = list[i];
+        const double s = score[i];
+        int j = i - 1;
+        while (j >= 0 && score[j] < s) {
+            list[j + 1] = list[j];
+            score[j + 1] = score[j];
+            --j;
+        }
+        list[j + 1] = e;
+        score[j + 1] = s;
+    }
+}
+
+// Alpha-beta at a decision of either player, fail-soft, values from player 1's view: a
+// max node for player 1, a min node for player 2. The same player may decide twice in a
+// row (two actions a turn), which is why nothing is negated.
+double Worker::searchDecision(const Position& pos, int depth, double alpha, double beta, int ply) {
+    if (!enter(ply)) return 0;
+    if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
+
+    const std::uint64_t key = tableKey(pos);
+    const std::uint64_t heuristicBefore = heuristic_;
+    Event ttMove;
+    if (tt_) {
+        TTData e;
+        if (tt_->probe(key, e)) {
+            double v;
+            if (tableCutoff(e, depth, alpha, beta, v)) return v;
+            ttMove = e.move;
+        }
+    }
+
+    EventList list;
+    pos.generate(list);
+    orderDecisions(pos, list, ttMove);
+    const bool maximizing = pos.decider() == Player::One;
+    const int nextDepth = childDepth(pos, depth);
+    double best = maximizing ? -kInfinity : kInfinity;
+    Event bestMove;
+    double a = alpha, b = beta;
+    for (const Event e : list) {
+        Position child = pos;
+        child.apply(e);
+        const double v = search(child, nextDepth, a, b, ply + 1);
+        if (stopped_) return 0;
+        if (maximizing ? v > best : v < best) {
+            best = v;
+            bestMove = e;
+            if (maximizing)
+                a = std::max(a, v);
+            else
+                b = std::min(b, v);
+            if (a >= b) {
+                if (e.kind() != EventKind::Attack) history(pos.decider(), e) += depth * depth + 1;
+                break;
+            }
+        }
+    }
+    store(key, best, depth, alpha, beta, bestMove, heuristicBefore);
+    return best;
+}
+
+// Star2's probe of a decision node: its first move only, which bounds the node's value
+// from the deciding player's side (below for player 1, above for player 2). A depth-0
+// decision node is simply evaluated, which is its value at this depth.
+double Worker::probe(const Position& child, int depth, double alpha, double beta, int ply) {
+    if (!enter(ply)) return 0;
+    if (child.phase() == Phase::Decision && depth <= 0) return evaluate(child);
+    Event first;
+    if (tt_) {
+        TTData e;
+        if (tt_->probe(tableKey(child), e)) first = e.move;
+    }
+    EventList list;
+    child.generate(list);
+    if (first.isNone() || !list.contains(first)) {
+        orderDecisions(child, list, Event());
+        first = list[0];
+    }
+    Position grandchild = child;
+    grandchild.apply(first);
+    return search(grandchild, childDepth(child, depth), alpha, beta, ply + 1);
+}
+
+// A chance node: the expected value of the outcomes, with *-minimax pruning (Ballard).
+// Each outcome's value is known to lie in [lo, hi] — [-1, 1] at first, narrowed by the
+// table and by Star2 probes — so the node's value lies between the probability-weighted
+// sums of the bounds; once that interval leaves (alpha, beta) the node is cut. Star1 then
+// searches each outcome with the window that would decide the node, and cuts as soon as
+// one outcome's value settles it.
+double Worker::searchChance(const Position& pos, int depth, double alpha, double beta, int ply) {
+    if (!enter(ply)) return 0;
+    const std::uint64_t key = tableKey(pos);
+    const std::uint64_t heuristicBefore = heuristic_;
+    if (tt_) {
+        TTData e;
+        double v;
+        if (tt_->probe(key, e) && tableCutoff(e, depth, alpha, beta, v)) return v;
+    }
+
+    struct Child {
+        Position pos;
+        double p;
+        double lo = -1;
+        double hi = 1;
+        NodeKind kind;
+    };
+    std::array<Child, 4> children{
+        Child{pos, 0, -1, 1, NodeKind::Terminal}, Child{pos, 0, -1, 1, NodeKind::Terminal},
+        Child{pos, 0, -1, 1, NodeKind::Terminal}, Child{pos, 0, -1, 1, NodeKind::Terminal}};
+    int n = 0;
+    EventList outcomes;
+    pos.generate(outcomes);
+    for (const Event o : outcomes) {
+        Child& c = children[n++];
+        c.p = pos.probability(o);
+        c.pos.apply(o);
+        c.kind = kindOf(c.pos);
+    }
+    // Likeliest first: they move the bounds the most. (Insertion sort of at most four.)
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && children[j].p > children[j - 1].p; --j)
+            std::swap(children[j], children[j - 1]);
+
+    for (int i = 0; i < n; ++i) {
+        Child& c = children[i];
+        if (c.kind == NodeKind::Terminal) {
+            c.lo = c.hi = terminalValue(c.pos);
+        } else if (tt_) {
+            TTData e;
+            if (tt_->probe(tableKey(c.pos), e) && e.depth >= depth) {
+                if (e.heuristic) ++heuristic_;
+                if (e.bound != Bound::Upper) c.lo = std::max(c.lo, static_cast<double>(e.value));
+                if (e.bound != Bound::Lower) c.hi = std::min(c.hi, static_cast<double>(e.value));
+                if (c.lo > c.hi) c.lo = c.hi = e.value;  // float rounding of a settled value
+            }
+        }
+    }
+
+    auto sumLo = [&] {
+        double s = 0;
+        for (int i = 0; i < n; ++i)
+            s += children[i].p * children[i].lo;
+        return s;
+    };
+    auto sumHi = [&] {
+        double s = 0;
+        for (int i = 0; i < n; ++i)
+            s += children[i].p * children[i].hi;
+        return s;
+    };
+    auto cutoff = [&](double& value) {
+        const double lo = sumLo(), hi = sumHi();
+        if (lo >= beta) return value = lo, true;
+        if (hi <= alpha) return value = hi, true;
+        return false;
+    };
+    double value;
+    if (cutoff(value)) {
+        store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+        return value;
+    }
+
+    // Star2: probe the outcomes whose decider can only help the side that would cut.
+    for (int i = 0; i < n; ++i) {
+        Child& c = children[i];
+        if (c.lo == c.hi) continue;
+        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
+        const double a = (alpha - othersHi) / c.p, b = (beta - othersLo) / c.p;
+        const double v = probe(c.pos, depth, std::max(a, -1.0), std::min(b, 1.0), ply + 1);
+        if (stopped_) return 0;
+        if (c.pos.phase() == Phase::Decision && depth <= 0) {
+            c.lo = c.hi = v;  // evaluated: the exact value at this depth
+        } else if (c.kind == NodeKind::Max && v > std::max(a, -1.0)) {
+            c.lo = std::max(c.lo, v);
+        } else if (c.kind == NodeKind::Min && v < std::min(b, 1.0)) {
+            c.hi = std::min(c.hi, v);
+        }
+        if (cutoff(value)) {
+            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+            return value;
+        }
+    }
+
+    // Star1: each outcome in turn, with the window that decides the node.
+    for (int i = 0; i < n; ++i) {
+        Child& c = children[i];
+        if (c.lo == c.hi) continue;
+        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
+        const double a = (alpha - othersHi) / c.p, b = (beta - othersLo) / c.p;
+        const double v = search(c.pos, depth, std::max(a, -1.0), std::min(b, 1.0), ply + 1);
+        if (stopped_) return 0;
+        if (v <= a) {
+            value = c.p * v + othersHi;
+            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+            return value;
+        }
+        if (v >= b) {
+            value = c.p * v + othersLo;
+            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+            return value;
+        }
+        c.lo = c.hi = v;
+    }
+    value = sumLo();
+    store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+    return value;
+}
+
+double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
+    ++nodes;
+    if (pos.isOver()) return terminalValue(pos);
+    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
+    EventList list;
+    pos.generate(list);
+    if (pos.phase() == Phase::Outcome) {
+        double sum = 0;
+        for (const Event o : list) {
+            Position child = pos;
+            child.apply(o);
+            sum += pos.probability(o) * plainExpectiminimax(child, depth, nodes);
+        }
+        return sum;
+    }
+    const bool maximizing = pos.decider() == Player::One;
+    double best = maximizing ? -kInfinity : kInfinity;
+    for (const Event e : list) {
+        Position child = pos;
+        child.apply(e);
+        const double v = plainExpectiminimax(child, childDepth(pos, depth), nodes);
+        best = maximizing ? std::max(best, v) : std::min(best, v);
+    }
+    return best;
+}
+
+// The principal variation below a root decision, read back from the table: the stored
+// best decisions, and the likeliest outcome at chance nodes.
+std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root, Event first,
+                             int maxLength) {
+    std::vector<Event> pv{first};
+    Position pos = root;
+    pos.apply(first);
+    while (static_cast<int>(pv.size()) < maxLength && !pos.isOver()) {
+        EventList list;
+        pos.generate(list);
+        Event next;
+        if (pos.phase() == Phase::Outcome) {
+            double bestP = -1;
+            for (const Event o : list)
+                if (pos.probability(o) > bestP) bestP = pos.probability(o), next = o;
+        } else {
+            TTData e;
+            if (!tt.probe(tableKey(pos), e) || e.move.isNone() || !list.contains(e.move)) break;
+            next = e.move;
+        }
+        pv.push_back(next);
+        pos.apply(next);
+    }
+    return pv;
+}
+
+struct RootMove {
+    Event move;
+    double value = -kInfinity;  // deciding player's view
+    bool exact = false;         // a proven value (no evaluation below)
+    bool bounded = false;       // value is only a bound (failed outside the window)
+};
+
+}  // namespace
+
+double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
+    return plainExpectiminimax(pos, depth, nodes);
+}
+
+double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
+    std::atomic<bool> stop{false};
+    Control control;
+    control.stop = &stop;
+    Worker w(nullptr, control, false);
+    const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
+    nodes = w.nodes();
+    return v;
+}
+
+struct Searcher::Impl {
+    Options options;
+    TranspositionTable tt{64};
+    std::atomic<bool> stop{false};
+    std::atomic<bool> running{false};
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable stopSignal;
+
+    Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
+};
+
+Searcher::Searcher() : impl_(std::make_unique<Impl>()) {}
+
+Searcher::~Searcher() {
+    stop();
+    wait();
+}
+
+void Searcher::setOptions(const Options& options) {
+    if (options.hashMiB != impl_->options.hashMiB) impl_->tt.resize(options.hashMiB);
+    impl_->options = options;
+}
+
+const Options& Searcher::options() const {
+    return impl_->options;
+}
+
+void Searcher::clearHash() {
+    impl_->tt.clear();
+}
+
+void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onInfo,
+                     DoneCallback onDone) {
+    wait();
+    impl_->stop.store(false);
+    impl_->running.store(true);
+    impl_->thread =
+        std::thread([this, pos, limits, onInfo = std::move(onInfo), onDone = std::move(onDone)] {
+            const Report report = impl_->run(pos, limits, onInfo);
+            impl_->running.store(false);
+            if (onDone) onDone(report);
+        });
+}
+
+void Searcher::stop() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stop.store(true);
+    }
+    impl_->stopSignal.notify_all();
+}
+
+void Searcher::wait() {
+    if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+bool Searcher::searching() const {
+    return impl_->running.load();
+}
+
+Report Searcher::run(const Position& pos, const Limits& limits, InfoCallback onInfo) {
+    wait();
+    impl_->stop.store(false);
+    return impl_->run(pos, limits, onInfo);
+}
+
+// Iterative deepening at the root, on the calling thread, with helper threads searching
+// the same root into the shared table (lazy SMP). The root is a decision (or placement)
+// of one player; root values are kept from that player's view.
+Report Searcher::Impl::run(const Position& root, const Limits& limits, const InfoCallback& onInfo) {
+    Report report;
+    const Clock::time_point start = Clock::now();
+    if (root.isOver() || root.phase() == Phase::Outcome) return report;
+
+    tt.newSearch();
+    const Player decider = root.decider();
+    const double sign = decider == Player::One ? 1.0 : -1.0;
+
+    // Time: a fixed movetime, or a share of the decider's clock.
+    std::int64_t hardMs = 0, softMs = 0;
+    if (limits.movetimeMs > 0) {
+        hardMs = std::max<std::int64_t>(1, limits.movetimeMs - 5);
+    } else if (limits.timeMs[index(decider)] >= 0) {
+        const std::int64_t left = limits.timeMs[index(decider)];
+        const std::int64_t inc = limits.incMs[index(decider)];
+        const std::int64_t optimum = std::min(left / 30 + inc * 3 / 4, left / 5);
+        hardMs = std::max<std::int64_t>(1, std::min(optimum * 3, left / 3) - 10);
+        softMs = std::max<std::int64_t>(1, optimum * 6 / 10);
+    }
+    const bool timed = hardMs > 0;
+    const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+
+    const bool infinite = limits.infinite || limits.unlimited();
+    std::atomic<std::uint64_t> helperNodes{0};
+    Control control;
+    control.stop = &stop;
+    control.start = start;
+    control.hardMs = limits.infinite ? 0 : hardMs;
+    control.maxNodes = limits.infinite ? 0 : limits.nodes;
+    const int threadCount = std::max(1, options.threads);
+    control.helperNodes = threadCount > 1 ? &helperNodes : nullptr;
+
+    EventList legal;
+    root.generate(legal);
+    std::vector<RootMove> rootMoves;
+    {
+        Worker orderer(&tt, control, false);
+        TTData e;
+        const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();
+        orderer.orderDecisions(root, legal, ttMove);
+    }
+    for (const Event e : legal)
+        rootMoves.push_back(RootMove{e});
+    const int multiPv = std::clamp(options.multiPv, 1, static_cast<int>(rootMoves.size()));
+
+    Worker main(&tt, control, true);
+    std::vector<std::unique_ptr<Worker>> helpers;
+    std::vector<std::thread> helperThreads;
+    std::atomic<bool> helpersStop{false};
+
+    auto sumNodes = [&] {
+        std::uint64_t n = main.nodes();
+        for (const auto& h : helpers)
+            n += h->nodes();
+        return n;
+    };
+
+    // Helpers: the same iterative deepening, staggered in depth, feeding the table.
+    Control helperControl = control;
+    helperControl.stop = &helpersStop;
+    for (int t = 1; t < threadCount; ++t) {
+        helpers.push_back(std::make_unique<Worker>(&tt, helperControl, false));
+        Worker* w = helpers.back().get();
+        helperThreads.emplace_back([w, &root, &legal, maxDepth, t, &helpersStop] {
+            for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
+                for (const Event e : legal) {
+                    Position child = root;
+                    child.apply(e);
+                    w->search(child, childDepth(root, d), -kInfinity, kInfinity, 1);
+                    if (w->stopped()) return;
+                }
+            }
+        });
+    }
+
+    int completedDepth = 0;
+    std::vector<RootMove> best = rootMoves;
+    for (int depth = 1; depth <= maxDepth; ++depth) {
+        main.resetSeldepth();
+        bool aborted = false;
+        bool solved = true;
+        for (std::size_t i = 0; i < rootMoves.size(); ++i) {
+            RootMove& rm = rootMoves[i];
+            // Exact values for the best multiPv moves; the rest only need to be shown worse.
+            double threshold = -kInfinity;
+            if (static_cast<int>(i) >= multiPv) {
+                std::vector<double> values;
+                for (std::size_t j = 0; j < i; ++j)
+                    values.push_back(rootMoves[j].value);
+                std::nth_element(values.begin(), values.begin() + (multiPv - 1), values.end(),
+                                 std::greater<>());
+                threshold = values[multiPv - 1];
+            }
+            const double alpha = sign > 0 ? threshold : -kInfinity;
+            const double beta = sign > 0 ? kInfinity : -threshold;
+            Position child = root;
+            child.apply(rm.move);
+            const std::uint64_t heuristicBefore = main.heuristicCount();
+            const double v = main.search(child, childDepth(root, depth), alpha, beta, 1);
+            if (main.stopped()) {
+                aborted = true;
+                break;
+            }
+            const bool proven = main.heuristicCount() == heuristicBefore;
+            rm.value = sign * v;
+            rm.bounded = threshold > -kInfinity && rm.value <= threshold;
+            rm.exact = proven && !rm.bounded;
+            solved = solved && proven;
+        }
+        if (aborted) break;
+        std::stable_sort(rootMoves.begin(), rootMoves.end(),
+                         [](const RootMove& x, const RootMove& y) { return x.value > y.value; });
+        best = rootMoves;
+        completedDepth = depth;
+
+        const std::uint64_t nodes = main.nodes() + helperNodes.load();
+        const std::int64_t ms = static_cast<std::int64_t>(elapsedMs(start));
+        if (onInfo) {
+            for (int k = 0; k < multiPv; ++k) {
+                const RootMove& rm = rootMoves[k];
+                Info info;
+                info.depth = depth;
+                info.seldepth = main.seldepth();
+                info.timeMs = ms;
+                info.nodes = nodes;
+                info.nps = ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(ms) : nodes * 1000;
+                info.hashfull = tt.hashfull();
+                info.multipv = k + 1;
+                info.line.move = rm.move;
+                info.line.value = rm.value;
+                info.line.exact = rm.exact;
+                const auto w = eval::wdl(root, sign * rm.value);
+                info.line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
+                info.line.pv = extractPv(tt, root, rm.move, 2 * depth + 8);
+                onInfo(info);
+            }
+        }
+        // Proven values do not change with depth; a lone decision needs no thought.
+        if (!infinite && (solved || (timed && rootMoves.size() == 1))) break;
+        if (!infinite && softMs > 0 && ms >= softMs) break;
+        if (stop.load()) break;
+    }
+
+    helpersStop.store(true);
+    for (auto& t : helperThreads)
+        t.join();
+
+    // `go infinite` answers only when told to stop.
+    if (infinite) {
+        std::unique_lock lock(mutex);
+        stopSignal.wait(lock, [this] { return stop.load(); });
+    }
+
+    report.depth = completedDepth;
+    report.nodes = sumNodes();
+    report.timeMs = static_cast<std::int64_t>(elapsedMs(start));
+    for (int k = 0; k < multiPv && k < static_cast<int>(best.size()); ++k) {
+        Line line;
+        line.move = best[k].move;
+        line.value = completedDepth > 0 ? best[k].value : 0;
+        line.exact = best[k].exact;
+        const auto w = eval::wdl(root, sign * line.value);
+        line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
+        line.pv = extractPv(tt, root, line.move, 2 * std::max(completedDepth, 1) + 8);
+        report.lines.push_back(line);
+    }
+    report.best = report.lines.empty() ? Event() : report.lines.front().move;
+    return report;
+}
+
+}  // namespace dejarik::search

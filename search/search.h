@@ -1,0 +1,118 @@
+// The search: expectiminimax over the event tree with *-minimax pruning (Star1, Star2),
+// iterative deepening and a shared transposition table, behind a small engine facade that
+// reports through callbacks and never prints.
+//
+// Values are expected results in [-1, 1]. Inside the search they are from player 1's view
+// (max nodes are player 1's decisions, min nodes player 2's), so no sign flips between two
+// nodes of the same player; everything handed out (Line::value, wdl) is from the view of
+// the player whose decision was searched.
+//
+// Depth unit: one action. A decision of the player on turn consumes one unit; chance
+// outcomes and placements consume none, so the horizon always falls on a decision point
+// and never between an attack and its outcome. Depth 2 is one full turn.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "position.h"
+
+namespace dejarik::search {
+
+struct Limits {
+    int depth = 0;                               // actions; 0 = no limit
+    std::uint64_t nodes = 0;                     // 0 = no limit
+    std::int64_t movetimeMs = 0;                 // 0 = no limit
+    std::array<std::int64_t, 2> timeMs{-1, -1};  // clocks of players 1 and 2; -1 = none
+    std::array<std::int64_t, 2> incMs{0, 0};
+    bool infinite = false;  // run until stop(), even past a depth limit's completion
+
+    [[nodiscard]] bool unlimited() const {
+        return depth == 0 && nodes == 0 && movetimeMs == 0 && timeMs[0] < 0 && timeMs[1] < 0;
+    }
+};
+
+// One root decision with its value and principal variation.
+struct Line {
+    Event move;
+    double value = 0;                    // expected result for the deciding player
+    bool exact = false;                  // the value is proven (no evaluation below it)
+    std::array<int, 3> wdl{0, 1000, 0};  // per mille, deciding player's view
+    std::vector<Event> pv;               // starts with move; likeliest outcomes between decisions
+};
+
+// Progress, sent after each completed iteration (and each MultiPV line of it).
+struct Info {
+    int depth = 0;
+    int seldepth = 0;
+    std::int64_t timeMs = 0;
+    std::uint64_t nodes = 0;  // every node entered: decision, chance, placement
+    std::uint64_t nps = 0;
+    int hashfull = 0;  // per mille
+    int multipv = 1;   // 1-based rank of `line`
+    Line line;
+};
+
+// The end of a search.
+struct Report {
+    Event best;               // Event() (None) only when nothing can be decided
+    std::vector<Line> lines;  // ranked, MultiPV many at most
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    std::int64_t timeMs = 0;
+};
+
+struct Options {
+    int hashMiB = 64;
+    int threads = 1;
+    int multiPv = 1;
+};
+
+using InfoCallback = std::function<void(const Info&)>;
+using DoneCallback = std::function<void(const Report&)>;
+
+class Searcher {
+  public:
+    Searcher();
+    ~Searcher();  // stops a running search and joins its threads
+    Searcher(const Searcher&) = delete;
+    Searcher& operator=(const Searcher&) = delete;
+
+    // Blocking; not while a search runs. Resizes the hash when hashMiB changes.
+    void setOptions(const Options& options);
+    [[nodiscard]] const Options& options() const;
+    // Blocking; not while a search runs.
+    void clearHash();
+
+    // Non-blocking: searches the decision due in `pos` (which must be at a decision or
+    // placement point of a game not over) on a background thread. onInfo is called from
+    // that thread; onDone exactly once, from that thread, when the search ends by a limit
+    // or by stop(). `pos` (and its Rules) must outlive the search.
+    void start(const Position& pos, const Limits& limits, InfoCallback onInfo, DoneCallback onDone);
+    // Non-blocking: asks a running search to end; onDone follows promptly.
+    void stop();
+    // Blocking: returns once the running search (if any) has called onDone.
+    void wait();
+    [[nodiscard]] bool searching() const;
+
+    // Blocking: a whole search in the calling thread's control, for tools and tests.
+    Report run(const Position& pos, const Limits& limits, InfoCallback onInfo = {});
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Plain expectiminimax to `depth` actions, no pruning, no table: the reference the pruned
+// search must agree with. Value for player 1; counts the nodes it enters.
+[[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
+
+// The pruned search without a transposition table, at a fixed depth, for comparison with
+// expectiminimax. Value for player 1; counts the nodes it enters.
+[[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes);
+
+}  // namespace dejarik::search

@@ -1,0 +1,1 @@
+// Board symmetries and the player swap (owned by the evaluator work).

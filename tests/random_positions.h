@@ -1,0 +1,34 @@
+// Positions for tests, reached by seeded random play from the start of every ruleset.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "position.h"
+
+namespace dejarik::testing {
+
+// Plays up to `maxEvents` uniformly random events from `start` and returns every position
+// passed through at which `keep` holds, stopping at the game's end.
+template <typename Keep>
+std::vector<Position> randomWalk(const Position& start, int maxEvents, std::mt19937_64& rng,
+                                 Keep keep) {
+    std::vector<Position> out;
+    Position pos = start;
+    for (int i = 0; i < maxEvents && !pos.isOver(); ++i) {
+        if (keep(pos)) out.push_back(pos);
+        EventList list;
+        pos.generate(list);
+        std::uniform_int_distribution<int> pick(0, list.size() - 1);
+        pos.apply(list[pick(rng)]);
+    }
+    return out;
+}
+
+// Whether a search can start here: a decision or placement point of a game not over.
+inline bool isSearchable(const Position& pos) {
+    return !pos.isOver() && pos.phase() != Phase::Outcome;
+}
+
+}  // namespace dejarik::testing
