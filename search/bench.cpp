@@ -10,12 +10,6 @@ namespace dejarik::search {
 
 namespace {
 
-struct BenchPosition {
-    Ruleset ruleset;
-    std::string_view options;  // "Name=Value" assignments, space-separated
-    std::string_view dfen;
-};
-
 // Openings, middle games and endings of every ruleset, with the options that change search.
 constexpr std::array<BenchPosition, 12> kPositions = {{
     {Ruleset::Kelly, "", "./............/.GHSN..mltk. 1 2 0 1"},
@@ -35,25 +29,34 @@ constexpr std::array<BenchPosition, 12> kPositions = {{
 
 }  // namespace
 
+RuleOptions BenchPosition::ruleOptions() const {
+    RuleOptions o;
+    o.ruleset = ruleset;
+    std::string_view rest = options;
+    while (!rest.empty()) {
+        const auto space = rest.find(' ');
+        // The table above is fixed and valid; a bad entry would show as a changed count.
+        (void)o.setAssignment(rest.substr(0, space));
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    return o;
+}
+
+std::span<const BenchPosition> benchPositions() {
+    return kPositions;
+}
+
 BenchResult runBench(int depth, const std::function<void(const std::string&)>& progress) {
     BenchResult result;
+    Searcher searcher;
+    searcher.setOptions(Options{.hashMiB = 16, .threads = 1, .multiPv = 1});
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < kPositions.size(); ++i) {
         const BenchPosition& b = kPositions[i];
-        RuleOptions options;
-        options.ruleset = b.ruleset;
-        std::string_view rest = b.options;
-        while (!rest.empty()) {
-            const auto space = rest.find(' ');
-            // The table above is fixed and valid; a bad entry would show as a changed count.
-            (void)options.setAssignment(rest.substr(0, space));
-            rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-        }
-        const Rules rules(options);
+        const Rules rules(b.ruleOptions());
         const auto pos = Position::fromDfen(b.dfen, rules);
         if (!pos) continue;
-        Searcher searcher;
-        searcher.setOptions(Options{.hashMiB = 16, .threads = 1, .multiPv = 1});
+        searcher.clearHash();  // each position as if a new game: the count must not depend on order
         Limits limits;
         limits.depth = depth;
         const Report r = searcher.run(*pos, limits);

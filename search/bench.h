@@ -5,9 +5,24 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
+#include <string_view>
+
+#include "rules.h"
 
 namespace dejarik::search {
+
+struct BenchPosition {
+    Ruleset ruleset;
+    std::string_view options;  // "Name=Value" assignments, space-separated
+    std::string_view dfen;
+
+    [[nodiscard]] RuleOptions ruleOptions() const;
+};
+
+// The fixed positions of the bench: openings, middle games and endings of every ruleset.
+[[nodiscard]] std::span<const BenchPosition> benchPositions();
 
 inline constexpr int kBenchDepth = 6;
 

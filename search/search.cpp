@@ -250,6 +250,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
+        if (tt_ && nextDepth > 0) tt_->prefetch(tableKey(child));
         const double v = search(child, nextDepth, a, b, ply + 1);
         if (stopped_) return 0;
         if (maximizing ? v > best : v < best) {
@@ -325,6 +326,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         c.p = pos.probability(o);
         c.pos.apply(o);
         c.kind = kindOf(c.pos);
+        if (tt_ && c.kind != NodeKind::Terminal) tt_->prefetch(tableKey(c.pos));
     }
     // Likeliest first: they move the bounds the most. (Insertion sort of at most four.)
     for (int i = 1; i < n; ++i)
@@ -493,7 +495,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
 
 struct Searcher::Impl {
     Options options;
-    TranspositionTable tt{64};
+    TranspositionTable tt{Options().hashMiB};
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
     std::thread thread;

@@ -4,7 +4,12 @@
 #include <random>
 
 #include "random_positions.h"
+#include "search/bench.h"
 #include "search/search.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace dejarik;
 using namespace dejarik::search;
@@ -42,8 +47,10 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
     std::uint64_t plainNodes = 0, prunedNodes = 0;
     int compared = 0;
     for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        int sample = 0;
         for (const Position& pos : samplePositions(rulesList[r], 60, 100 + r)) {
-            for (int depth = 1; depth <= 2; ++depth) {
+            const int maxDepth = sample++ % 3 == 0 ? 3 : 2;
+            for (int depth = 1; depth <= maxDepth; ++depth) {
                 std::uint64_t a = 0, b = 0;
                 const double plain = expectiminimax(pos, depth, a);
                 const double pruned = prunedValue(pos, depth, b);
@@ -58,4 +65,176 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
     }
     MESSAGE("compared " << compared << " searches; nodes plain " << plainNodes << " pruned "
                         << prunedNodes);
+}
+
+namespace {
+
+Limits depthLimit(int depth) {
+    Limits l;
+    l.depth = depth;
+    return l;
+}
+
+double deciderView(const Position& pos, double player1Value) {
+    return pos.decider() == Player::One ? player1Value : -player1Value;
+}
+
+}  // namespace
+
+TEST_CASE("the searcher's best decision is legal and its value is the decider's") {
+    const auto rulesList = allRules();
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    int placementsForOpponent = 0;
+    for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        for (const Position& pos : samplePositions(rulesList[r], 40, 500 + r)) {
+            searcher.clearHash();
+            const Report report = searcher.run(pos, depthLimit(2));
+            CAPTURE(pos.dfen());
+            REQUIRE(pos.isLegal(report.best));
+            REQUIRE(report.lines.size() == 1);
+            CHECK(report.lines[0].pv.front() == report.best);
+            std::uint64_t nodes = 0;
+            const double plain = deciderView(pos, expectiminimax(pos, 2, nodes));
+            CHECK(report.lines[0].value == doctest::Approx(plain).epsilon(1e-5));
+            const auto& wdl = report.lines[0].wdl;
+            CHECK(wdl[0] + wdl[1] + wdl[2] == 1000);
+            placementsForOpponent +=
+                pos.phase() == Phase::Placement && pos.decider() != pos.sideToMove();
+        }
+    }
+    // Placements after a counter-push are decided by the player not on turn.
+    Position pos = *Position::fromDfen("S/Hk...mN....l/tG.........g 1 2 0 1", rulesList[0]);
+    pos = *playTokens(pos, "axb2 counterpush");
+    REQUIRE(pos.decider() == Player::Two);
+    const Report report = searcher.run(pos, depthLimit(3));
+    CHECK(pos.isLegal(report.best));
+    CHECK(report.best.kind() == EventKind::Place);
+    std::uint64_t nodes = 0;
+    CHECK(report.lines[0].value == doctest::Approx(-expectiminimax(pos, 3, nodes)).epsilon(1e-5));
+    MESSAGE(
+        "random positions with a placement for the player not on turn: " << placementsForOpponent);
+}
+
+TEST_CASE("MultiPV ranks distinct decisions with their own values") {
+    const Rules rules;
+    const Position pos = *Position::fromDfen("S/Hk...mN....l/tG.........g 1 2 0 1", rules);
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 5});
+    const Report report = searcher.run(pos, depthLimit(2));
+    REQUIRE(report.lines.size() == 5);
+    for (std::size_t k = 0; k < report.lines.size(); ++k) {
+        const Line& line = report.lines[k];
+        CHECK(pos.isLegal(line.move));
+        if (k > 0) CHECK(line.value <= report.lines[k - 1].value);
+        for (std::size_t j = 0; j < k; ++j)
+            CHECK(report.lines[j].move != line.move);
+        Position child = pos;
+        child.apply(line.move);
+        std::uint64_t nodes = 0;
+        CHECK(line.value == doctest::Approx(expectiminimax(child, 1, nodes)).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("values of lines that end the game are exact") {
+    // One action before the quiet draw: every move draws at once; the attack does not.
+    const Rules rules;
+    const Position pos = *Position::fromDfen("./Sn........../.....H..t... 1 1 79 79", rules);
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 64});
+    const Report report = searcher.run(pos, depthLimit(1));
+    int exactMoves = 0, attacks = 0;
+    for (const Line& line : report.lines) {
+        if (line.move.kind() == EventKind::Move) {
+            CHECK(line.exact);
+            CHECK(line.value == 0.0);
+            ++exactMoves;
+        } else {
+            CHECK(line.move.kind() == EventKind::Attack);
+            CHECK_FALSE(line.exact);
+            ++attacks;
+        }
+    }
+    CHECK(exactMoves > 0);
+    CHECK(attacks > 0);
+}
+
+TEST_CASE("the quiet counter near the draw never mixes in the transposition table") {
+    const Rules rules;
+    const std::string board = "./Sn........../.....H..t... 1 2 ";
+    const Position far = *Position::fromDfen(board + "0 1", rules);
+    const Position near = *Position::fromDfen(board + "76 77", rules);
+    CHECK(far.key() == near.key());  // the position key leaves the counter out, by design
+    std::uint64_t nodes = 0;
+    const double nearPlain = expectiminimax(near, 4, nodes);
+    const double farPlain = expectiminimax(far, 4, nodes);
+    REQUIRE(std::abs(nearPlain - farPlain) > 1e-3);  // the draw is within reach of `near`
+
+    Searcher warm;
+    warm.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    (void)warm.run(far, depthLimit(4));
+    const Report afterFar = warm.run(near, depthLimit(4));
+    Searcher cold;
+    cold.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    const Report fresh = cold.run(near, depthLimit(4));
+    CHECK(afterFar.lines[0].value == doctest::Approx(fresh.lines[0].value).epsilon(1e-9));
+    CHECK(afterFar.lines[0].value == doctest::Approx(nearPlain).epsilon(1e-5));
+}
+
+TEST_CASE("limits, stop and threads") {
+    const Rules rules;
+    const Position pos = Position::startpos(rules);
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+
+    SUBCASE("a node limit stops the search promptly") {
+        Limits l;
+        l.nodes = 5000;
+        const Report r = searcher.run(pos, l);
+        CHECK(pos.isLegal(r.best));
+        CHECK(r.nodes <= 5000 + 64);
+    }
+    SUBCASE("an infinite search ends only on stop, with one report") {
+        Limits l;
+        l.infinite = true;
+        std::atomic<int> done{0};
+        std::atomic<int> infos{0};
+        Event best;
+        searcher.start(
+            pos, l, [&](const Info&) { ++infos; },
+            [&](const Report& r) {
+                best = r.best;
+                ++done;
+            });
+        while (infos.load() == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        CHECK(searcher.searching());
+        searcher.stop();
+        searcher.wait();
+        CHECK(done.load() == 1);
+        CHECK(pos.isLegal(best));
+        CHECK_FALSE(searcher.searching());
+    }
+    SUBCASE("a movetime search returns by itself") {
+        Limits l;
+        l.movetimeMs = 50;
+        const Report r = searcher.run(pos, l);
+        CHECK(pos.isLegal(r.best));
+        CHECK(r.depth >= 1);
+    }
+    SUBCASE("several threads share the table safely") {
+        searcher.setOptions({.hashMiB = 4, .threads = 3, .multiPv = 1});
+        for (const Position& p : samplePositions(rules, 10, 77)) {
+            const Report r = searcher.run(p, depthLimit(4));
+            CHECK(p.isLegal(r.best));
+            CHECK(std::abs(r.lines[0].value) <= 1.0);
+        }
+    }
+}
+
+TEST_CASE("bench is deterministic") {
+    const auto first = runBench(3);
+    const auto second = runBench(3);
+    CHECK(first.nodes == second.nodes);
+    CHECK(first.nodes > 0);
 }
