@@ -1,0 +1,402 @@
+#include "protocol/cli.h"
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "position.h"
+#include "protocol/command.h"
+#include "protocol/display.h"
+#include "protocol/engine.h"
+#include "protocol/info.h"
+#include "protocol/odds.h"
+#include "protocol/output.h"
+#include "rules.h"
+#include "search/bench.h"
+#include "search/search.h"
+
+namespace po = boost::program_options;
+
+namespace dejarik::protocol {
+
+namespace {
+
+// A bad command line: reported once on stderr by runCommandLine, exit code 2.
+struct UsageError {
+    std::string message;
+};
+
+constexpr std::string_view kUsage =
+    "Usage: dejarik [--log-file F] [--log-level L]         the DEI protocol on stdin/stdout\n"
+    "       dejarik analyse [options]                      analyse a position\n"
+    "       dejarik odds [options]                         exact combat and showdown odds\n"
+    "       dejarik bench [--depth N]                      the fixed search benchmark\n"
+    "Each subcommand has --help.";
+
+struct LogSettings {
+    std::string file;
+    std::string level = "warn";
+};
+
+void addLogOptions(po::options_description& desc, LogSettings& log) {
+    desc.add_options()("log-file", po::value(&log.file),
+                       "write the log to this file instead of stderr")(
+        "log-level", po::value(&log.level)->default_value("warn"),
+        "trace, debug (every protocol line), info, warn, error or off");
+}
+
+// Logs go to stderr or a file, never to stdout, which carries protocol lines only.
+void setUpLogging(const LogSettings& log) {
+    static constexpr std::array<std::string_view, 8> kLevels = {
+        "trace", "debug", "info", "warn", "warning", "error", "critical", "off"};
+    if (std::find(kLevels.begin(), kLevels.end(), log.level) == kLevels.end())
+        throw UsageError{"--log-level: unknown level '" + log.level +
+                         "' (expected trace, debug, info, warn, error, critical or off)"};
+    std::shared_ptr<spdlog::logger> logger;
+    try {
+        if (log.file.empty())
+            logger = spdlog::stderr_logger_mt("dejarik");
+        else
+            logger = spdlog::basic_logger_mt("dejarik", log.file);
+    } catch (const spdlog::spdlog_ex& e) {
+        throw UsageError{"--log-file: cannot open '" + log.file + "': " + e.what()};
+    }
+    logger->set_level(spdlog::level::from_str(log.level));
+    logger->flush_on(spdlog::level::trace);
+    spdlog::set_default_logger(logger);
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc) {
+    po::variables_map vm;
+    const po::positional_options_description none;  // stray words are errors
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(none).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError{e.what()};
+    }
+    return vm;
+}
+
+template <typename T>
+T inRange(const po::variables_map& vm, const char* name, T min, T max) {
+    const T v = vm[name].as<T>();
+    if (v < min || v > max)
+        throw UsageError{"--" + std::string(name) + " must be from " + std::to_string(min) +
+                         " to " + std::to_string(max) + ", got " + std::to_string(v)};
+    return v;
+}
+
+Rules rulesFrom(const std::string& ruleset, const std::vector<std::string>& options) {
+    RuleOptions ruleOptions;
+    if (auto err = ruleOptions.set("Ruleset", ruleset)) throw UsageError{"--ruleset: " + *err};
+    for (const auto& o : options)
+        if (auto err = ruleOptions.setAssignment(o)) throw UsageError{"--option: " + *err};
+    return Rules(ruleOptions);
+}
+
+void addRuleOptions(po::options_description& desc, std::string& ruleset,
+                    std::vector<std::string>& options) {
+    desc.add_options()("ruleset", po::value(&ruleset)->default_value("kelly"),
+                       "kelly, dalsian-classic, dalsian or holochess")(
+        "option", po::value(&options)->composing(),
+        "a rule option as Name=Value (DEI option names, e.g. BlockedPush=kill), repeatable");
+}
+
+void printLines(const std::vector<std::string>& lines) {
+    for (const auto& l : lines)
+        std::cout << l << '\n';
+}
+
+std::string percent(int perMille) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%5.1f%%", perMille / 10.0);
+    return buf;
+}
+
+std::string pvText(const search::Line& line) {
+    std::string s;
+    for (const Event e : line.pv) {
+        if (!s.empty()) s += ' ';
+        s += e.token();
+    }
+    return s.empty() ? line.move.token() : s;
+}
+
+int runAnalyse(const std::vector<std::string>& args) {
+    std::string ruleset, dfen, moves;
+    std::vector<std::string> options;
+    LogSettings log;
+    po::options_description desc(
+        "Usage: dejarik analyse [--ruleset R] [--option Name=Value]... (--startpos | --dfen D)\n"
+        "                       [--moves \"e1 e2 ...\"] [--depth N | --movetime MS] [--multipv K]\n"
+        "                       [--hash MiB] [--threads N]\n"
+        "Searches the decision due in a position and prints the ranked decisions with their\n"
+        "expected result, win/draw/loss chances and principal variation. With neither --depth\n"
+        "nor --movetime it thinks for one second.\nOptions");
+    desc.add_options()("help,h", "show this help");
+    addRuleOptions(desc, ruleset, options);
+    desc.add_options()("startpos", "the ruleset's standard start (the default)")(
+        "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
+        "moves", po::value(&moves), "events to play first, space-separated")(
+        "depth", po::value<int>(), "search this many actions deep (1-64)")(
+        "movetime", po::value<std::int64_t>(), "think this many milliseconds")(
+        "multipv", po::value<int>()->default_value(1), "show the best K decisions (1-64)")(
+        "hash", po::value<int>()->default_value(64), "transposition table in MiB (1-65536)")(
+        "threads", po::value<int>()->default_value(1), "search threads (1-256)");
+    addLogOptions(desc, log);
+    const auto vm = parse(args, desc);
+    if (vm.count("help")) {
+        std::cout << desc << '\n';
+        return 0;
+    }
+    setUpLogging(log);
+    if (vm.count("startpos") && vm.count("dfen"))
+        throw UsageError{"give only one of --startpos and --dfen"};
+    if (vm.count("depth") && vm.count("movetime"))
+        throw UsageError{"give only one of --depth and --movetime"};
+
+    search::Limits limits;
+    if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
+    if (vm.count("movetime"))
+        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, std::int64_t{1} << 40);
+    if (limits.depth == 0 && limits.movetimeMs == 0) limits.movetimeMs = 1000;
+    search::Options searchOptions;
+    searchOptions.multiPv = inRange(vm, "multipv", 1, 64);
+    searchOptions.hashMiB = inRange(vm, "hash", 1, 65536);
+    searchOptions.threads = inRange(vm, "threads", 1, 256);
+
+    const Rules rules = rulesFrom(ruleset, options);
+    std::string error;
+    const auto start = vm.count("dfen") ? Position::fromDfen(dfen, rules, &error)
+                                        : std::optional(Position::startpos(rules));
+    if (!start) throw UsageError{"--dfen: " + error};
+    const auto pos = playTokens(*start, moves, &error);
+    if (!pos) throw UsageError{"--moves: " + error};
+
+    std::cout << "rules    " << rules.describe() << '\n';
+    std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
+    printLines(boardPicture(*pos));
+    std::cout << dueText(*pos) << '\n';
+    if (pos->isOver()) return 0;
+    if (pos->phase() == Phase::Outcome) {
+        std::cout << oddsLine(*pos, Event::attack(pos->pendingFrom(), pos->pendingTo())) << '\n';
+        return 0;
+    }
+
+    search::Searcher searcher;
+    searcher.setOptions(searchOptions);
+    const search::Report report = searcher.run(*pos, limits);
+    const std::int64_t ms = report.timeMs;
+    std::cout << "\nsearched " << report.depth << " actions deep, " << report.nodes << " nodes in "
+              << ms << " ms (" << report.nodes * 1000 / static_cast<std::uint64_t>(ms > 0 ? ms : 1)
+              << " nodes/s)\n";
+    std::vector<search::Line> lines = report.lines;
+    if (lines.empty() && !report.best.isNone()) lines.push_back(staticLine(*pos, report.best));
+    std::cout << "rank  decision       ev     win    draw    loss  principal variation\n";
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        const auto& l = lines[k];
+        char head[96];
+        std::snprintf(head, sizeof head, "%4zu  %-10s %+7.3f  %s  %s  %s  ", k + 1,
+                      l.move.token().c_str(), l.value, percent(l.wdl[0]).c_str(),
+                      percent(l.wdl[1]).c_str(), percent(l.wdl[2]).c_str());
+        std::cout << head << pvText(l) << (l.exact ? "  (exact)" : "") << '\n';
+    }
+    std::cout << "ev is the expected result for " << playerName(pos->decider())
+              << ": +1 a certain win, -1 a certain loss\n";
+    return 0;
+}
+
+// A creature letter (its rating under the rules) or a bare rating.
+struct Side {
+    std::optional<Creature> creature;
+    int rating = 0;
+};
+
+constexpr int kMaxBareRating = 12;  // pools 12 dice against 12 still count rolls in 64 bits
+
+Side parseSide(const std::string& flag, const std::string& text, const Rules& rules,
+               int Ratings::*rating, bool best) {
+    Side side;
+    if (text.size() == 1 && !std::isdigit(static_cast<unsigned char>(text[0]))) {
+        const auto piece = Piece::fromLetter(text[0]);
+        if (!piece)
+            throw UsageError{flag + ": '" + text +
+                             "' is neither a creature letter (SMGHTNKL) nor a rating"};
+        side.creature = piece->creature();
+        const Ratings& r = rules.ratings(*side.creature);
+        side.rating = best ? std::max(r.attack, r.defence) : r.*rating;
+        return side;
+    }
+    int v = -1;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < 0 ||
+        v > kMaxBareRating)
+        throw UsageError{flag + ": '" + text + "' is neither a creature letter (SMGHTNKL) nor a " +
+                         "rating from 0 to " + std::to_string(kMaxBareRating)};
+    side.rating = v;
+    return side;
+}
+
+int runOdds(const std::vector<std::string>& args) {
+    std::string ruleset, attacker, defender, attack, defence;
+    std::vector<std::string> options, showdown;
+    LogSettings log;
+    po::options_description desc(
+        "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
+        "                    [--attacker X --defender Y | --attack A --defence D |\n"
+        "                     --showdown P1 P2]\n"
+        "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
+        "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
+        "piece P1 against player 2's P2. Without a pair, every creature against every "
+        "other.\nOptions");
+    desc.add_options()("help,h", "show this help");
+    addRuleOptions(desc, ruleset, options);
+    desc.add_options()("attacker", po::value(&attacker),
+                       "the attacking creature (its attack rating) or a rating")(
+        "defender", po::value(&defender),
+        "the defending creature (its defence rating) or a rating")(
+        "attack", po::value(&attack), "the attack rating")("defence", po::value(&defence),
+                                                           "the defence rating")(
+        "showdown", po::value(&showdown)->multitoken(),
+        "P1 P2: the showdown of the last two pieces (each with its best rating)");
+    addLogOptions(desc, log);
+    const auto vm = parse(args, desc);
+    if (vm.count("help")) {
+        std::cout << desc << '\n';
+        return 0;
+    }
+    setUpLogging(log);
+    const Rules rules = rulesFrom(ruleset, options);
+    const std::string dice(diceModelName(rules.dice()));
+
+    const int attackerFlags = static_cast<int>(vm.count("attacker") + vm.count("attack"));
+    const int defenderFlags = static_cast<int>(vm.count("defender") + vm.count("defence"));
+    if (attackerFlags > 1) throw UsageError{"give only one of --attacker and --attack"};
+    if (defenderFlags > 1) throw UsageError{"give only one of --defender and --defence"};
+    if (attackerFlags != defenderFlags)
+        throw UsageError{
+            "an attack needs both sides: --attacker X --defender Y or --attack A "
+            "--defence D"};
+    if (vm.count("showdown")) {
+        if (attackerFlags) throw UsageError{"--showdown does not go with an attack"};
+        if (showdown.size() != 2)
+            throw UsageError{"--showdown takes two pieces, player 1's and player 2's"};
+        const Side p1 = parseSide("--showdown", showdown[0], rules, &Ratings::attack, true);
+        const Side p2 = parseSide("--showdown", showdown[1], rules, &Ratings::attack, true);
+        printLines(showdownTable(rules.dice(), p1.rating, p2.rating));
+        return 0;
+    }
+    if (attackerFlags) {
+        const Side a = vm.count("attacker")
+                           ? parseSide("--attacker", attacker, rules, &Ratings::attack, false)
+                           : parseSide("--attack", attack, rules, &Ratings::attack, false);
+        const Side d = vm.count("defender")
+                           ? parseSide("--defender", defender, rules, &Ratings::defence, false)
+                           : parseSide("--defence", defence, rules, &Ratings::defence, false);
+        if (vm.count("attack") && a.creature)
+            throw UsageError{"--attack takes a rating; use --attacker for a creature"};
+        if (vm.count("defence") && d.creature)
+            throw UsageError{"--defence takes a rating; use --defender for a creature"};
+        printLines(oddsTable(rules.dice(), a.rating, d.rating));
+        return 0;
+    }
+    std::cout << "ruleset " << rulesetName(rules.ruleset()) << ", every attacker against every "
+              << "defender (upper case: attacker, lower case: defender)\n";
+    for (int a = 0; a < kCreatureCount; ++a) {
+        for (int d = 0; d < kCreatureCount; ++d) {
+            const auto ca = static_cast<Creature>(a), cd = static_cast<Creature>(d);
+            std::cout << '\n'
+                      << Piece(Player::One, ca).letter() << 'x' << Piece(Player::Two, cd).letter()
+                      << '\n';
+            printLines(
+                oddsTable(rules.dice(), rules.ratings(ca).attack, rules.ratings(cd).defence));
+        }
+    }
+    return 0;
+}
+
+int runBenchCommand(const std::vector<std::string>& args) {
+    LogSettings log;
+    po::options_description desc(
+        "Usage: dejarik bench [--depth N]\n"
+        "Searches a fixed set of positions with fixed settings; the node count is the build's\n"
+        "signature.\nOptions");
+    desc.add_options()("help,h", "show this help")(
+        "depth", po::value<int>()->default_value(search::kBenchDepth), "search depth (1-30)");
+    addLogOptions(desc, log);
+    const auto vm = parse(args, desc);
+    if (vm.count("help")) {
+        std::cout << desc << '\n';
+        return 0;
+    }
+    setUpLogging(log);
+    const int depth = inRange(vm, "depth", 1, 30);
+    const auto result =
+        search::runBench(depth, [](const std::string& line) { std::cout << line << std::endl; });
+    std::cout << "bench nodes " << result.nodes << " nps " << result.nps << " time "
+              << result.timeMs << std::endl;
+    return 0;
+}
+
+int runProtocol(const std::vector<std::string>& args) {
+    LogSettings log;
+    po::options_description desc("Options");
+    desc.add_options()("help,h", "show this help")("version", "print the engine's name");
+    addLogOptions(desc, log);
+    const auto vm = parse(args, desc);
+    if (vm.count("help")) {
+        std::cout << kUsage << "\n\n" << desc << '\n';
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "Dejarik\n";
+        return 0;
+    }
+    setUpLogging(log);
+    return runProtocolLoop(std::cin, stdout);
+}
+
+}  // namespace
+
+int runProtocolLoop(std::istream& in, std::FILE* out) {
+    Output output(out);
+    Engine engine(output);
+    std::string line;
+    while (std::getline(in, line))
+        if (!engine.handle(line)) return 0;
+    spdlog::debug("end of input: quitting");
+    engine.shutdown();
+    return 0;
+}
+
+int runCommandLine(int argc, const char* const* argv) {
+    std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+    try {
+        if (!args.empty() && !args.front().starts_with("-")) {
+            const std::string sub = args.front();
+            args.erase(args.begin());
+            if (sub == "analyse" || sub == "analyze") return runAnalyse(args);
+            if (sub == "odds") return runOdds(args);
+            if (sub == "bench") return runBenchCommand(args);
+            throw UsageError{"unknown subcommand '" + sub + "' (analyse, odds, bench; --help)"};
+        }
+        return runProtocol(args);
+    } catch (const UsageError& e) {
+        std::cerr << "dejarik: error: " << e.message << std::endl;
+        return kExitUsage;
+    }
+}
+
+}  // namespace dejarik::protocol

@@ -1,0 +1,55 @@
+#include "protocol/info.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "eval/eval.h"
+
+namespace dejarik::protocol {
+
+std::string scoreText(const search::Line& line) {
+    std::string s = fmt::format("score ev {} wdl {} {} {}{} pv", std::lround(1000 * line.value),
+                                line.wdl[0], line.wdl[1], line.wdl[2], line.exact ? " exact" : "");
+    if (line.pv.empty() || line.pv.front() != line.move) {
+        s += ' ';
+        s += line.move.token();
+    }
+    for (const Event e : line.pv) {
+        s += ' ';
+        s += e.token();
+    }
+    return s;
+}
+
+std::string infoLine(const InfoStats& stats, const search::Line& line) {
+    return fmt::format(
+        "info depth {} seldepth {} time {} nodes {} nps {} hashfull {}{} {}", stats.depth,
+        stats.seldepth, stats.timeMs, stats.nodes, stats.nps, stats.hashfull,
+        stats.multipv > 0 ? fmt::format(" multipv {}", stats.multipv) : "", scoreText(line));
+}
+
+search::Line staticLine(const Position& pos, Event decision) {
+    search::Line line;
+    line.move = decision;
+    line.pv = {decision};
+    const Player me = pos.decider();
+    Position next = pos;
+    next.apply(decision);
+    if (next.isOver()) {
+        const double win = next.winProbability(me), loss = next.winProbability(opponent(me));
+        const int w = static_cast<int>(std::lround(1000 * win));
+        const int l = static_cast<int>(std::lround(1000 * loss));
+        line.wdl = {w, 1000 - w - l, l};
+        line.value = win - loss;
+        line.exact = true;
+        return line;
+    }
+    const double forOne = eval::evaluate(next);
+    const auto wdlOne = eval::wdl(next, forOne);
+    line.value = me == Player::One ? forOne : -forOne;
+    line.wdl = me == Player::One ? wdlOne : std::array<int, 3>{wdlOne[2], wdlOne[1], wdlOne[0]};
+    return line;
+}
+
+}  // namespace dejarik::protocol

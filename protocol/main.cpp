@@ -1,0 +1,6 @@
+// dejarik: the engine. No arguments: the DEI protocol on stdin/stdout (PROTOCOL.md).
+#include "protocol/cli.h"
+
+int main(int argc, char** argv) {
+    return dejarik::protocol::runCommandLine(argc, argv);
+}

@@ -1,0 +1,32 @@
+// Combat and showdown odds as text: the protocol's `odds` lines and the exact tables of the
+// `odds` subcommand (the format of PERFT.md "Odds samples").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dice.h"
+#include "position.h"
+
+namespace dejarik::protocol {
+
+// num/den rounded half up to `places` decimals, computed exactly rather than through a
+// double, so ties such as 1/128 round the same way everywhere.
+[[nodiscard]] std::string decimal(Fraction f, int places);
+
+// `odds b4xa kill 0.231500 push ... counterkill ...`: the outcome chances of an attack
+// between the pieces on `attack`'s cells under the position's rules.
+[[nodiscard]] std::string oddsLine(const Position& pos, Event attack);
+
+// The exact outcome table of an attack rating against a defence rating:
+//   dice=pools attack=2 defence=2
+//   kill                              35/1296  0.027006
+//   ...
+//   sum                                     1
+[[nodiscard]] std::vector<std::string> oddsTable(DiceModel model, int attack, int defence);
+
+// The showdown of player 1's piece (best rating p1) against player 2's: the round odds and
+// each player's chance to win the game.
+[[nodiscard]] std::vector<std::string> showdownTable(DiceModel model, int p1Rating, int p2Rating);
+
+}  // namespace dejarik::protocol

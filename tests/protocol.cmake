@@ -1,0 +1,29 @@
+# The DEI protocol's tests: the pure parser and text output in-process, and the real
+# `dejarik` binary driven through pipes (sessions, errors, random positions, the command
+# line, a line fuzzer). libFuzzer targets for the line and DFEN parsers with -DDEJARIK_FUZZ=ON
+# and clang (see tests/fuzz/run.sh).
+add_executable(protocol-unit-tests
+  test_protocol_main.cpp test_protocol_parser.cpp test_protocol_text.cpp)
+target_link_libraries(protocol-unit-tests PRIVATE protocol doctest::doctest)
+add_test(NAME protocol-unit COMMAND protocol-unit-tests)
+
+add_executable(protocol-tests
+  test_protocol_main.cpp test_protocol_session.cpp test_protocol_positions.cpp
+  test_protocol_cli.cpp test_protocol_fuzz.cpp)
+target_link_libraries(protocol-tests PRIVATE protocol-client protocol core doctest::doctest)
+target_compile_definitions(protocol-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>")
+add_dependencies(protocol-tests dejarik)
+# One ctest entry per suite so they can run side by side.
+foreach(suite session errors positions cli fuzz)
+  add_test(NAME protocol-${suite} COMMAND protocol-tests --test-suite=${suite})
+endforeach()
+
+option(DEJARIK_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
+if(DEJARIK_FUZZ)
+  foreach(target line dfen)
+    add_executable(fuzz-${target} fuzz/fuzz_${target}.cpp)
+    target_link_libraries(fuzz-${target} PRIVATE protocol core)
+    target_compile_options(fuzz-${target} PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_options(fuzz-${target} PRIVATE -fsanitize=fuzzer,address,undefined)
+  endforeach()
+endif()

@@ -1,0 +1,501 @@
+// DEI sessions with the real engine: the handshake, searches and their ends, options, the
+// extensions, and every error case of PROTOCOL.md.
+#include <thread>
+
+#include "test_protocol_support.h"
+
+using namespace dejarik::test;
+
+namespace {
+
+constexpr const char* kMelee = "S/Hk...mN....l/tG.........g 1 2 0 1";
+
+// The `rules ...` line of `d`.
+std::string rulesLine(Engine& e) {
+    for (const auto& l : e.command("d"))
+        if (startsWith(l, "rules ")) return l;
+    FAIL("d printed no rules line");
+    return {};
+}
+
+std::string dfenLine(Engine& e) {
+    for (const auto& l : e.command("d"))
+        if (startsWith(l, "dfen ")) return l;
+    FAIL("d printed no dfen line");
+    return {};
+}
+
+// Checks a finished search's lines: info lines with score and pv before exactly one
+// bestmove, which is the last line and starts the last pv.
+void checkSearch(const std::vector<std::string>& lines) {
+    REQUIRE(!lines.empty());
+    const std::string best = bestmoveOf(lines.back());
+    REQUIRE(!best.empty());
+    CHECK(countIf(lines, "bestmove") == 1);
+    CHECK(best != "none");
+    const auto lastInfo = std::find_if(lines.rbegin(), lines.rend(), [](const std::string& l) {
+        return startsWith(l, "info depth") && field(l, "multipv").empty();
+    });
+    const auto lastFirst = std::find_if(lines.rbegin(), lines.rend(), [](const std::string& l) {
+        return startsWith(l, "info depth") && field(l, "multipv") == "1";
+    });
+    const auto info = lastFirst != lines.rend() ? lastFirst : lastInfo;
+    REQUIRE_MESSAGE(info != lines.rend(), "no info line before bestmove");
+    CHECK(!field(*info, "ev").empty());
+    CHECK(!field(*info, "wdl").empty());
+    const auto pv = pvOf(*info);
+    REQUIRE(!pv.empty());
+    CHECK(pv.front() == best);
+}
+
+}  // namespace
+
+TEST_SUITE("session") {
+    TEST_CASE("handshake: id, every option, deiok") {
+        Engine e;
+        e.send("dei");
+        const auto lines = e.until("deiok");
+        REQUIRE(lines.size() == 2 + 14 + 1);
+        CHECK(lines[0] == "id name Dejarik");
+        CHECK(lines[1] == "id author the Dejarik developers");
+        const std::vector<std::string> expected = {
+            "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
+            "dalsian var holochess",
+            "option name Dice type combo default ruleset var ruleset var pools var d20 var 2d10 "
+            "var split-d6",
+            "option name SafeOuterOrbit type combo default ruleset var ruleset var true var false",
+            "option name KingOfTheCentre type combo default ruleset var ruleset var true var false",
+            "option name CentreStraight type combo default ruleset var ruleset var true var false",
+            "option name BlockedPush type combo default ruleset var ruleset var stay var kill var "
+            "kill-on-push",
+            "option name CentreWin type spin default -1 min -1 max 20",
+            "option name DrawTurns type spin default 40 min 0 max 1000",
+            "option name Hash type spin default 64 min 1 max 65536",
+            "option name Threads type spin default 1 min 1 max 256",
+            "option name MultiPV type spin default 1 min 1 max 64",
+            "option name Clear Hash type button",
+            "option name Seed type spin default 0 min 0 max 4294967295",
+            "option name Player type combo default search var search var greedy var random",
+        };
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            CHECK(lines[2 + i] == expected[i]);
+        CHECK(e.sync().empty());
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+    }
+
+    TEST_CASE("a depth-limited search ends by itself with info, pv and one bestmove") {
+        Engine e;
+        e.command("position startpos");
+        const auto lines = e.go("go depth 2");
+        checkSearch(lines);
+        CHECK(e.sync().empty());  // nothing after the bestmove, no second bestmove
+    }
+
+    TEST_CASE("isready is answered mid-search; stop ends it with one bestmove") {
+        Engine e;
+        e.send("go infinite");
+        const auto beforeReady = e.sync();
+        CHECK(countIf(beforeReady, "bestmove") == 0);
+        // stop, then isready at once: the bestmove must come before readyok.
+        e.send("stop");
+        const auto lines = e.sync();
+        checkSearch(lines);
+        CHECK(e.sync().empty());
+    }
+
+    TEST_CASE("go without limits searches until stop, like infinite") {
+        Engine e;
+        e.send("go");
+        std::this_thread::sleep_for(50ms);
+        CHECK(countIf(e.sync(), "bestmove") == 0);
+        e.send("stop");
+        checkSearch(e.until("bestmove"));
+    }
+
+    TEST_CASE("stop without a search is ignored") {
+        Engine e;
+        CHECK(e.command("stop").empty());
+    }
+
+    TEST_CASE("commands other than isready, stop and quit are refused mid-search") {
+        Engine e;
+        e.send("go infinite");
+        e.sync();
+        for (const char* line :
+             {"go depth 1", "go", "position startpos", "setoption name Hash value 8", "d", "eval",
+              "odds", "newgame", "dei", "go perft 1", "bench 1", "go depth x"}) {
+            checkOneError(withoutProgress(e.command(line)), line);
+        }
+        e.send("stop");
+        checkSearch(e.until("bestmove"));
+        CHECK(e.sync().empty());
+    }
+
+    TEST_CASE("quit mid-search exits") {
+        Engine e;
+        e.send("go infinite");
+        e.sync();
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+    }
+
+    TEST_CASE("end of input is quit, idle and mid-search") {
+        {
+            Engine e;
+            e.sync();
+            e.process().closeInput();
+            CHECK(e.exitStatus() == 0);
+        }
+        {
+            Engine e;
+            e.send("go infinite");
+            e.sync();
+            e.process().closeInput();
+            CHECK(e.exitStatus() == 0);
+        }
+        {
+            // A last line without a newline is still read.
+            Engine e;
+            REQUIRE(e.process().sendRaw("isready"));
+            e.process().closeInput();
+            REQUIRE(e.process().readLine(kLiveness) == std::optional<std::string>("readyok"));
+            CHECK(e.exitStatus() == 0);
+        }
+    }
+
+    TEST_CASE("setoption: Ruleset resets the other rule options but DrawTurns") {
+        Engine e;
+        CHECK(rulesLine(e) ==
+              "rules kelly Dice=pools SafeOuterOrbit=false KingOfTheCentre=false "
+              "CentreStraight=false BlockedPush=stay CentreWin=0 DrawTurns=40");
+        for (const char* line :
+             {"setoption name DrawTurns value 10", "setoption name Dice value d20",
+              "setoption name KingOfTheCentre value true", "setoption name BlockedPush value kill",
+              "setoption name CentreWin value 5", "setoption name safeouterorbit value TRUE",
+              "setoption name CENTRESTRAIGHT value true"})
+            CHECK(e.command(line).empty());
+        CHECK(rulesLine(e) ==
+              "rules kelly Dice=d20 SafeOuterOrbit=true KingOfTheCentre=true "
+              "CentreStraight=true BlockedPush=kill CentreWin=5 DrawTurns=10");
+        CHECK(e.command("setoption name Ruleset value dalsian").empty());
+        CHECK(rulesLine(e) ==
+              "rules dalsian Dice=2d10 SafeOuterOrbit=true KingOfTheCentre=false "
+              "CentreStraight=false BlockedPush=stay CentreWin=0 DrawTurns=10");
+        CHECK(e.command("setoption name dice value ruleset").empty());
+        CHECK(e.command("setoption name ruleset value HoloChess").empty());
+        CHECK(rulesLine(e) ==
+              "rules holochess Dice=split-d6 SafeOuterOrbit=false KingOfTheCentre=false "
+              "CentreStraight=true BlockedPush=kill CentreWin=0 DrawTurns=10");
+    }
+
+    TEST_CASE("setoption: a rule option change replaces the position with startpos") {
+        Engine e;
+        CHECK(e.command(std::string("position dfen ") + kMelee + " moves axb2").empty());
+        CHECK(dfenLine(e) == std::string("dfen ") + kMelee + " moves axb2");
+        CHECK(e.command("setoption name DrawTurns value 40").empty());
+        CHECK(dfenLine(e) == "dfen ./............/.GHSN..mltk. 1 2 0 1");
+        CHECK(e.command("setoption name Ruleset value holochess").empty());
+        CHECK(dfenLine(e) == "dfen ./............/.SGNL..mhtk. 1 2 0 1");
+        // Engine options leave the position alone.
+        CHECK(e.command("position startpos moves c2-b1").empty());
+        for (const char* line :
+             {"setoption name Hash value 8", "setoption name Threads value 2",
+              "setoption name MultiPV value 3", "setoption name Clear Hash",
+              "setoption name Seed value 7", "setoption name Player value greedy", "newgame"})
+            CHECK(e.command(line).empty());
+        CHECK(dfenLine(e) == "dfen ./S.........../..GNL..mhtk. 1 1 1 1");
+    }
+
+    TEST_CASE("setoption: errors change nothing") {
+        Engine e;
+        CHECK(e.command("setoption name DrawTurns value 12").empty());
+        CHECK(e.command("position startpos moves c2-b1").empty());
+        const std::string rules = rulesLine(e), dfen = dfenLine(e);
+        for (const char* line : {"setoption name Frobnicate value 1",
+                                 "setoption name Dice value d12",
+                                 "setoption name Ruleset value chess",
+                                 "setoption name SafeOuterOrbit value yes",
+                                 "setoption name BlockedPush value push",
+                                 "setoption name CentreWin value 21",
+                                 "setoption name CentreWin value -2",
+                                 "setoption name DrawTurns value 1001",
+                                 "setoption name DrawTurns value ten",
+                                 "setoption name Hash value 0",
+                                 "setoption name Hash value 65537",
+                                 "setoption name Threads value 0",
+                                 "setoption name Threads value 257",
+                                 "setoption name MultiPV value 65",
+                                 "setoption name Seed value 4294967296",
+                                 "setoption name Seed value -1",
+                                 "setoption name Player value smart",
+                                 "setoption name Clear Hash value yes",
+                                 "setoption name Hash",
+                                 "setoption name Ruleset",
+                                 "setoption name Clear"})
+            checkOneError(e.command(line), line);
+        CHECK(rulesLine(e) == rules);
+        CHECK(dfenLine(e) == dfen);
+    }
+
+    TEST_CASE("MultiPV: ranked lines, the last multipv 1 line before bestmove") {
+        Engine e;
+        e.command("setoption name MultiPV value 3");
+        e.command("position startpos");
+        const auto lines = e.go("go depth 2");
+        checkSearch(lines);
+        CHECK(countIf(lines, "info depth") >= 3);
+        bool sawSecond = false;
+        for (const auto& l : lines)
+            if (startsWith(l, "info depth") && field(l, "multipv") == "2") sawSecond = true;
+        CHECK(sawSecond);
+    }
+
+    TEST_CASE("a placement after a counter-push is searched for the player not on turn") {
+        Engine e;
+        e.command(std::string("position dfen ") + kMelee + " moves axb2 counterpush");
+        const auto lines = e.go("go depth 2");
+        checkSearch(lines);
+        // Player 2 places player 1's Savrip, which stands on a.
+        CHECK(startsWith(bestmoveOf(lines.back()), "a-"));
+    }
+
+    TEST_CASE("baseline players answer at once with an info line") {
+        for (const char* player : {"greedy", "random"}) {
+            Engine e;
+            e.command(std::string("setoption name Player value ") + player);
+            e.command("setoption name Seed value 42");
+            e.command(std::string("position dfen ") + kMelee);
+            const auto first = e.go("go depth 5");
+            checkSearch(first);
+            // The same seed and commands give the same decision.
+            e.command("newgame");
+            const auto again = e.go("go");
+            CHECK(again.back() == first.back());
+            CHECK(e.sync().empty());
+        }
+    }
+
+    TEST_CASE("d: picture, dfen of the last decision point, rules, due, legal events") {
+        Engine e;
+        e.command(std::string("position dfen ") + kMelee + " moves axb2 counterpush");
+        const auto lines = e.command("d");
+        std::string all;
+        for (const auto& l : lines)
+            all += l + "\n";
+        CHECK(all.find("c12 g") != std::string::npos);
+        CHECK(all.find("a S") != std::string::npos);
+        CHECK(all.find(std::string("dfen ") + kMelee + " moves axb2 counterpush\n") !=
+              std::string::npos);
+        CHECK(all.find("rules kelly Dice=pools") != std::string::npos);
+        CHECK(all.find("due player 2 to decide: placement of the counter-pushed piece on a\n") !=
+              std::string::npos);
+        CHECK(all.find("legal a-b3 a-b4") != std::string::npos);
+        for (const auto& l : lines)
+            CHECK(!isError(l));
+    }
+
+    TEST_CASE("eval prints the terms and the value") {
+        Engine e;
+        const auto lines = e.command("eval");
+        REQUIRE(lines.size() >= 3);
+        CHECK(startsWith(lines.front(), "term"));
+        CHECK(startsWith(lines.back(), "eval "));
+        CHECK(lines.back().find("for player 1") != std::string::npos);
+    }
+
+    TEST_CASE("odds of an attack, of every attack, of the pending attack") {
+        Engine e;
+        // S (attack 6) on a against n (defence 8) on b1: PERFT.md's kelly S-against-N sample.
+        const std::string sn =
+            "odds axb1 kill 0.016695 push 0.104812 counterpush 0.347632 counterkill 0.530861";
+        e.command("position dfen S/n.........../...........G 1 2 0 1");
+        CHECK(e.command("odds axb1") == std::vector<std::string>{sn});
+        CHECK(e.command("odds AXB1") == std::vector<std::string>{sn});
+        CHECK(e.command("odds") == std::vector<std::string>{sn});
+        e.command("position dfen S/n.........../...........G 1 2 0 1 moves axb1");
+        CHECK(e.command("odds") == std::vector<std::string>{sn});
+        CHECK(e.command("odds axb1") == std::vector<std::string>{sn});
+        // Every attack of the melee position, all four outcomes on each line.
+        e.command(std::string("position dfen ") + kMelee);
+        const auto all = e.command("odds");
+        CHECK(all.size() == 9);
+        for (const auto& l : all) {
+            CHECK(startsWith(l, "odds "));
+            CHECK(l.find(" kill ") != std::string::npos);
+            CHECK(l.find(" counterkill ") != std::string::npos);
+        }
+    }
+
+    TEST_CASE("go perft matches PERFT.md") {
+        Engine e;
+        for (const auto& [depth, nodes] :
+             std::vector<std::pair<int, std::string>>{{1, "10"}, {2, "175"}, {3, "4611"}}) {
+            e.send("go perft " + std::to_string(depth));
+            const auto lines = e.until("Nodes searched:");
+            CHECK(lines.back() == "Nodes searched: " + nodes);
+            CHECK(lines[lines.size() - 2].empty());
+        }
+        e.send("go perft 0");
+        CHECK(e.until("Nodes searched:") == std::vector<std::string>{"", "Nodes searched: 1"});
+        e.command("setoption name Ruleset value holochess");
+        e.send("go perft 2");
+        CHECK(e.until("Nodes searched:").back() == "Nodes searched: 248");
+        e.command("setoption name Ruleset value kelly");
+        e.command(std::string("position dfen ") + kMelee);
+        e.send("go perft 2");
+        auto divide = e.until("Nodes searched:");
+        CHECK(divide.back() == "Nodes searched: 395");
+        divide.resize(divide.size() - 2);
+        std::sort(divide.begin(), divide.end());
+        std::vector<std::string> expected = {
+            "a-b3: 20",  "a-b4: 21",  "a-b5: 22",  "a-b8: 20",  "a-b9: 21",  "a-b10: 21",
+            "a-b11: 21", "a-c3: 13",  "a-c4: 15",  "a-c5: 16",  "a-c8: 16",  "a-c9: 17",
+            "a-c10: 16", "a-c11: 16", "b7-b8: 26", "b7-c7: 28", "c2-b3: 25", "c2-c4: 26",
+            "axb2: 4",   "axb6: 4",   "axb12: 3",  "b1xb2: 4",  "b1xb12: 4", "b1xc1: 4",
+            "b7xb6: 4",  "c2xb2: 4",  "c2xc1: 4"};
+        std::sort(expected.begin(), expected.end());
+        CHECK(divide == expected);
+        e.command(std::string("position dfen ") + kMelee + " moves axb2 counterpush");
+        e.send("go perft 3");
+        CHECK(e.until("Nodes searched:").back() == "Nodes searched: 3579");
+        CHECK(e.sync().empty());  // perft prints no bestmove
+    }
+
+    TEST_CASE("bench ends with its summary line") {
+        Engine e;
+        e.send("bench 1");
+        const auto lines = e.until("bench nodes");
+        const auto& last = lines.back();
+        CHECK(!field(last, "nps").empty());
+        CHECK(!field(last, "nodes").empty());
+        CHECK(last.find(" time ") != std::string::npos);
+        for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+            CHECK(startsWith(lines[i], "info string "));
+    }
+}
+
+TEST_SUITE("errors") {
+    TEST_CASE("every bad line gets exactly one error line and the engine goes on") {
+        Engine e;
+        for (const char* line : {"xyzzy",
+                                 "DEI",
+                                 "Go",
+                                 "isready now",
+                                 "dei dei",
+                                 "d d",
+                                 "quit now",
+                                 "stop now",
+                                 "newgame 1",
+                                 "eval x",
+                                 "setoption",
+                                 "setoption Hash",
+                                 "setoption name",
+                                 "setoption name Hash value",
+                                 "position",
+                                 "position fen x",
+                                 "position dfen",
+                                 "position startpos c2-b1",
+                                 "position startpos moves c9-c8",
+                                 "position startpos moves c2-b1 c2-b1",
+                                 "position startpos moves pass",
+                                 "position startpos moves zz",
+                                 "position startpos moves c2xc3",
+                                 "position dfen ./............/.GHSN..mltk. 1 2 0",
+                                 "position dfen ./............/.GHSN..mltk. 3 2 0 1",
+                                 "position dfen ./............/.GHSN..mltk. 1 2 0 0",
+                                 "position dfen ./............/.GHSN..mltq. 1 2 0 1",
+                                 "position dfen ./.........../.GHSN..mltk. 1 2 0 1",
+                                 "position dfen ./............/............ 1 2 0 1",
+                                 "position dfen ./............/.GHSN..mltk. 1 2 x 1",
+                                 "position dfen ./............/.GHSN..mltk. 1 2 0 1 1/x",
+                                 "go perft",
+                                 "go perft -1",
+                                 "go perft x",
+                                 "go perft 99",
+                                 "odds b4-a",
+                                 "odds push",
+                                 "odds b4xa",
+                                 "odds c2xc3",
+                                 "bench 0",
+                                 "bench x"}) {
+            checkOneError(e.command(line), line);
+        }
+        // Still alive and answering properly.
+        e.send("dei");
+        CHECK(e.until("deiok").size() == 17);
+    }
+
+    TEST_CASE("a malformed search go gets an error line and bestmove none") {
+        Engine e;
+        for (const char* line :
+             {"go depth", "go depth 0", "go depth -3", "go depth 65", "go depth x", "go nodes 0",
+              "go movetime 0", "go movetime -1", "go time1 -1", "go inc2 x", "go depth 2 depth 2",
+              "go infinite infinite", "go wtime 1000", "go ponder", "go depth 3 perft 2",
+              "go nodes 99999999999999999999999"}) {
+            const auto lines = e.command(line);
+            INFO(line);
+            REQUIRE(lines.size() == 2);
+            CHECK(isError(lines[0]));
+            CHECK(lines[1] == "bestmove none");
+        }
+    }
+
+    TEST_CASE("go when an outcome is due or the game is over: error and bestmove none") {
+        Engine e;
+        for (const char* position :
+             {"position dfen S/Hk...mN....l/tG.........g 1 2 0 1 moves axb2",
+              "position dfen S/n.........../............ 1 2 0 1",
+              "position dfen S/............/............ 1 2 0 1",
+              "position dfen ./Sn........../.....H..t... 1 2 80 79",
+              "position dfen ./Sn........../.....H..t... 1 2 78 79 moves b1-b12 b12-b11"}) {
+            CHECK(e.command(position).empty());
+            const auto lines = e.command("go depth 2");
+            INFO(position);
+            REQUIRE(lines.size() == 2);
+            CHECK(isError(lines[0]));
+            CHECK(lines[1] == "bestmove none");
+        }
+        // odds and eval have nothing to say about a finished game either.
+        checkOneError(e.command("odds"), "odds");
+        checkOneError(e.command("eval"), "eval");
+    }
+
+    TEST_CASE("a placement is due: odds has no attack") {
+        Engine e;
+        e.command(std::string("position dfen ") + kMelee + " moves axb2 counterpush");
+        checkOneError(e.command("odds"), "odds");
+    }
+
+    TEST_CASE("a refused position keeps the previous one") {
+        Engine e;
+        CHECK(e.command(std::string("position dfen ") + kMelee + " moves b7-b8").empty());
+        const std::string before = dfenLine(e);
+        for (const char* line :
+             {"position startpos moves c2-b1 c9-c8", "position startpos moves c2-b1 nonsense",
+              "position dfen ./Tn.lL......./........k... 1 2 0 1 moves b5xb4 counterkill",
+              "position dfen S/Hk...mN....l/tG.........g 1 2 0 1 moves axb2 counterpush a-c1",
+              "position dfen ./Tn.lL......./........k... 1 2 0 1 moves b1xb2 kill",
+              "position dfen ./Sn........../.....H..t... 1 2 78 79 moves b1-b12 b12-b11 c6-b6",
+              "position dfen bad"})
+            checkOneError(e.command(line), line);
+        CHECK(dfenLine(e) == before);
+        // And a search afterwards is of that position: b7-b8 was played, so player 1 has
+        // one action left and the Monnok stands on b8.
+        const auto lines = e.go("go depth 1");
+        checkSearch(lines);
+        CHECK(dfenLine(e) == before);
+    }
+
+    TEST_CASE("a go while searching gets only an error line") {
+        Engine e;
+        e.send("go infinite");
+        e.sync();
+        checkOneError(withoutProgress(e.command("go depth 1")), "go depth 1");
+        checkOneError(withoutProgress(e.command("go depth 0")), "go depth 0");
+        e.send("stop");
+        const auto lines = e.until("bestmove");
+        CHECK(countIf(lines, "bestmove") == 1);
+        CHECK(e.sync().empty());
+    }
+}
