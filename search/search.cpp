@@ -495,7 +495,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
 
 struct Searcher::Impl {
     Options options;
-    TranspositionTable tt{Options().hashMiB};
+    TranspositionTable tt;  // sized by the first search: setOptions may come first
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
     std::thread thread;
@@ -513,7 +513,6 @@ Searcher::~Searcher() {
 }
 
 void Searcher::setOptions(const Options& options) {
-    if (options.hashMiB != impl_->options.hashMiB) impl_->tt.resize(options.hashMiB);
     impl_->options = options;
 }
 
@@ -568,6 +567,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     const Clock::time_point start = Clock::now();
     if (root.isOver() || root.phase() == Phase::Outcome) return report;
 
+    if (tt.megabytes() != options.hashMiB) tt.resize(options.hashMiB);
     tt.newSearch();
     const Player decider = root.decider();
     const double sign = decider == Player::One ? 1.0 : -1.0;

@@ -82,7 +82,7 @@ class Searcher {
     Searcher(const Searcher&) = delete;
     Searcher& operator=(const Searcher&) = delete;
 
-    // Blocking; not while a search runs. Resizes the hash when hashMiB changes.
+    // Blocking; not while a search runs. A new hashMiB takes effect at the next search.
     void setOptions(const Options& options);
     [[nodiscard]] const Options& options() const;
     // Blocking; not while a search runs.

@@ -26,14 +26,11 @@ TTData TranspositionTable::unpack(std::uint64_t w) {
     return d;
 }
 
-TranspositionTable::TranspositionTable(int megabytes) {
-    resize(megabytes);
-}
-
 void TranspositionTable::resize(int megabytes) {
     const std::size_t bytes = static_cast<std::size_t>(megabytes) << 20;
     clusterCount_ = std::max<std::size_t>(1, bytes / sizeof(Cluster));
     clusters_ = std::make_unique<Cluster[]>(clusterCount_);
+    megabytes_ = megabytes;
     generation_ = 0;
 }
 
@@ -87,6 +84,7 @@ void TranspositionTable::store(std::uint64_t key, const TTData& d) {
 
 int TranspositionTable::hashfull() const {
     const std::size_t sample = std::min<std::size_t>(clusterCount_, 250);
+    if (sample == 0) return 0;
     int used = 0;
     for (std::size_t i = 0; i < sample; ++i)
         for (const Entry& e : clusters_[i].entries) {

@@ -26,10 +26,13 @@ struct TTData {
 
 class TranspositionTable {
   public:
-    explicit TranspositionTable(int megabytes = 16);
+    // Allocates nothing until resize(): searchers size their table when they first search.
+    TranspositionTable() = default;
+    explicit TranspositionTable(int megabytes) { resize(megabytes); }
 
     // Not while a search runs.
     void resize(int megabytes);
+    [[nodiscard]] int megabytes() const { return megabytes_; }
     void clear();
     // Once per search, so entries of older searches are preferred for replacement.
     void newSearch() { generation_ = static_cast<std::uint8_t>((generation_ + 1) & 63); }
@@ -63,6 +66,7 @@ class TranspositionTable {
 
     std::unique_ptr<Cluster[]> clusters_;
     std::size_t clusterCount_ = 0;
+    int megabytes_ = 0;
     std::uint8_t generation_ = 0;
 };
 

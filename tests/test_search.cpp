@@ -6,6 +6,7 @@
 #include "random_positions.h"
 #include "search/bench.h"
 #include "search/search.h"
+#include "symmetry.h"
 
 #include <atomic>
 #include <chrono>
@@ -237,4 +238,36 @@ TEST_CASE("bench is deterministic") {
     const auto second = runBench(3);
     CHECK(first.nodes == second.nodes);
     CHECK(first.nodes > 0);
+}
+
+TEST_CASE("search values are unchanged under the board's symmetries and the player swap") {
+    const auto rulesList = allRules();
+    int checked = 0;
+    for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        int sample = 0;
+        for (const Position& pos : samplePositions(rulesList[r], 12, 900 + r)) {
+            std::uint64_t nodes = 0;
+            const double value = prunedValue(pos, 2, nodes);
+            // A different symmetry (with and without the swap) for each sample keeps it quick.
+            const Symmetry board = Symmetry::fromIndex(sample++ % Symmetry::kCount);
+            for (const bool swap : {false, true}) {
+                const Position image = transform(pos, Transform{board, swap});
+                CAPTURE(pos.dfen());
+                CAPTURE(board.index());
+                CAPTURE(swap);
+                const double imageValue = prunedValue(image, 2, nodes);
+                CHECK(std::abs(imageValue - (swap ? -value : value)) <= 1e-9);
+                ++checked;
+            }
+            // The protocol's view: the decider's value does not depend on who is player 1.
+            Searcher searcher;
+            searcher.setOptions({.hashMiB = 1, .threads = 1, .multiPv = 1});
+            const double decider = searcher.run(pos, depthLimit(2)).lines[0].value;
+            searcher.clearHash();
+            const Position swapped = transform(pos, Transform{Symmetry(), true});
+            CHECK(searcher.run(swapped, depthLimit(2)).lines[0].value ==
+                  doctest::Approx(decider).epsilon(1e-5));
+        }
+    }
+    MESSAGE("symmetric searches compared: " << checked);
 }
