@@ -17,4 +17,10 @@ namespace dejarik {
 [[nodiscard]] std::vector<std::pair<Event, std::uint64_t>> perftDivide(const Position& pos,
                                                                        int depth);
 
+// The same counts by make/unmake (Position::apply with an Undo, then Position::undo) on one
+// position instead of copy-make; `pos` is left as it was.
+[[nodiscard]] std::uint64_t perftUnmake(Position& pos, int depth);
+[[nodiscard]] std::vector<std::pair<Event, std::uint64_t>> perftDivideUnmake(Position& pos,
+                                                                             int depth);
+
 }  // namespace dejarik

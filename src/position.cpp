@@ -376,6 +376,62 @@ void Position::apply(Event e) {
     }
 }
 
+void Position::apply(Event e, Undo& saved) {
+    saved.key = key_;
+    saved.quiet = quiet_;
+    saved.turn = turn_;
+    saved.hold = hold_;
+    saved.side = side_;
+    saved.actions = actions_;
+    saved.phase = phase_;
+    saved.decider = decider_;
+    saved.pendingFrom = pendingFrom_;
+    saved.pendingTo = pendingTo_;
+    saved.result = result_;
+    if (e.kind() == EventKind::Outcome) {
+        saved.attacker = at(pendingFrom_);
+        saved.defender = at(pendingTo_);
+    }
+    apply(e);
+}
+
+void Position::undo(Event e, const Undo& saved) {
+    switch (e.kind()) {
+        case EventKind::Move:
+        case EventKind::Place: {
+            // Raw board edits: the key comes back whole from `saved`.
+            const Piece p = board_[e.to().index()];
+            board_[e.from().index()] = p;
+            board_[e.to().index()] = Piece::none();
+            occupancy_[index(p.owner())] ^= Bitboard::of(e.from()) | Bitboard::of(e.to());
+            break;
+        }
+        case EventKind::Outcome:
+            // Both combatants stood on their cells when the outcome was drawn; at most one
+            // of them is gone now, and pushes have not moved anything yet.
+            board_[saved.pendingFrom.index()] = saved.attacker;
+            board_[saved.pendingTo.index()] = saved.defender;
+            occupancy_[index(saved.attacker.owner())] |= Bitboard::of(saved.pendingFrom);
+            occupancy_[index(saved.defender.owner())] |= Bitboard::of(saved.pendingTo);
+            break;
+        case EventKind::Attack:
+        case EventKind::Pass:
+        case EventKind::None:
+            break;
+    }
+    key_ = saved.key;
+    quiet_ = saved.quiet;
+    turn_ = saved.turn;
+    hold_ = saved.hold;
+    side_ = saved.side;
+    actions_ = saved.actions;
+    phase_ = saved.phase;
+    decider_ = saved.decider;
+    pendingFrom_ = saved.pendingFrom;
+    pendingTo_ = saved.pendingTo;
+    result_ = saved.result;
+}
+
 void Position::resolvePush(Cell pushed, Player decider, bool counter) {
     if ((board::adjacent(pushed) & emptyCells()).empty()) {
         const BlockedPush policy = rules_->blockedPush();

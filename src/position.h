@@ -2,7 +2,9 @@
 // checks of RULES §8, the Zobrist key and DFEN input/output (RULES §11).
 //
 // Positions are small (one or two cache lines) and are copied to make a move: search and
-// perft keep the parent and apply the event to a copy (copy-make), so there is no undo.
+// perft keep the parent and apply the event to a copy (copy-make). apply() with an Undo
+// record and undo() are the make/unmake alternative, kept for measurement and for callers
+// that must work in place.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +81,29 @@ class Position {
 
     // Applies a legal event.
     void apply(Event e);
+
+    // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
+    // (operator==). The board is not copied: a move or a placement is walked back, and an
+    // outcome saves the two combatants, the only pieces it can remove.
+    struct Undo {
+        std::uint64_t key = 0;
+        std::uint32_t quiet = 0;
+        std::uint32_t turn = 0;
+        std::array<std::uint32_t, 2> hold{};
+        Player side = Player::One;
+        std::uint8_t actions = 0;
+        Phase phase = Phase::Decision;
+        Player decider = Player::One;
+        Cell pendingFrom;
+        Cell pendingTo;
+        Result result = Result::Ongoing;
+        Piece attacker;
+        Piece defender;
+    };
+    // Applies a legal event, saving in `saved` what undo() needs.
+    void apply(Event e, Undo& saved);
+    // Takes back `e`, the last event applied with apply(e, saved).
+    void undo(Event e, const Undo& saved);
 
     // Structural equality of the whole game state (rules compared by identity).
     bool operator==(const Position& o) const;

@@ -43,9 +43,18 @@ int main(int argc, char** argv) {
         "depth", po::value(&depth), "plies to count (0 or more)")(
         "divide", "print the count below each first event");
 
+    // Not in --help: a measurement switch (make/unmake instead of copy-make), same counts.
+    po::options_description hidden;
+    hidden.add_options()("unmake", "count by make/unmake");
+    po::options_description all;
+    all.add(desc).add(hidden);
+
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+        // An empty positional description makes stray arguments an error instead of
+        // silently ignored.
+        const po::positional_options_description none;
+        po::store(po::command_line_parser(argc, argv).options(all).positional(none).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         return usageError(e.what());
@@ -73,18 +82,20 @@ int main(int argc, char** argv) {
     auto pos = playTokens(*start, moves, &error);
     if (!pos) return usageError("--moves: " + error);
 
+    const bool unmake = vm.count("unmake") != 0;
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t total = 0;
     if (vm.count("divide")) {
         std::string out;
-        for (const auto& [event, count] : perftDivide(*pos, depth)) {
+        const auto rows = unmake ? perftDivideUnmake(*pos, depth) : perftDivide(*pos, depth);
+        for (const auto& [event, count] : rows) {
             out += event.token() + ": " + std::to_string(count) + "\n";
             total += count;
         }
         if (depth == 0) total = 1;
         std::cout << out << "\n";
     } else {
-        total = perft(*pos, depth);
+        total = unmake ? perftUnmake(*pos, depth) : perft(*pos, depth);
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
