@@ -1,12 +1,22 @@
+# The rules core's tests: unit tests, random games, the PERFT.md suite and the perft CLI.
+# Sources are named from this file's directory so the file can be included from anywhere.
+set(DEJARIK_CORE_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
+
 add_executable(core-tests
-  test_main.cpp test_board.cpp test_dice.cpp test_position.cpp test_random_games.cpp)
+  ${DEJARIK_CORE_TESTS_DIR}/test_main.cpp ${DEJARIK_CORE_TESTS_DIR}/test_board.cpp
+  ${DEJARIK_CORE_TESTS_DIR}/test_dice.cpp ${DEJARIK_CORE_TESTS_DIR}/test_position.cpp
+  ${DEJARIK_CORE_TESTS_DIR}/test_random_games.cpp)
 target_link_libraries(core-tests PRIVATE core doctest::doctest)
 add_test(NAME core COMMAND core-tests)
 
 # PERFT.md, every number: the shallow ones always, the deep ones (over ~50M leaves) only in
 # optimised builds, under their own label.
-add_executable(perft-suite test_perft_suite.cpp)
+add_executable(perft-suite ${DEJARIK_CORE_TESTS_DIR}/test_perft_suite.cpp)
 target_link_libraries(perft-suite PRIVATE core doctest::doctest)
 add_test(NAME perft-suite COMMAND perft-suite --test-case-exclude=*deep*)
 add_test(NAME perft-suite-deep COMMAND perft-suite --test-case=*deep*)
 set_tests_properties(perft-suite-deep PROPERTIES LABELS deep)
+
+# dejarik-perft as a user runs it: exit codes, error lines and the PROTOCOL.md output format.
+add_test(NAME perft-cli
+         COMMAND bash ${DEJARIK_CORE_TESTS_DIR}/test_perft_cli.sh $<TARGET_FILE:dejarik-perft>)

@@ -1,1 +1,436 @@
+// Random games under every ruleset and several option variants, checking the position's
+// invariants at every event: copy-make leaves the parent alone, make/unmake restores it
+// exactly, the incremental key is the computed one, the pending attack's odds are a
+// distribution, event counts agree, every event is legal and its token parses back, and the
+// DFEN of every decision point parses back to the same position.
+//
+// Seeded, so every run plays the same games.
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perft.h"
+#include "position.h"
+#include "rules.h"
+
+using namespace dejarik;
+
+// The checks below run millions of times: doctest is called only when one fails, so that
+// its bookkeeping does not dominate the run time (and the assertion count).
+#define VERIFY(...)               \
+    do {                          \
+        if (!(__VA_ARGS__)) {     \
+            REQUIRE(__VA_ARGS__); \
+        }                         \
+    } while (false)
+
+namespace {
+
+// The sanitizer build runs at -O1 with instrumented memory: play fewer games there.
+// Games per plain ruleset; the option variants play half as many.
+#if defined(__SANITIZE_ADDRESS__)  // GCC
+#define DEJARIK_SANITIZED 1
+#elif defined(__has_feature)  // Clang
+#if __has_feature(address_sanitizer)
+#define DEJARIK_SANITIZED 1
+#endif
+#endif
+#if defined(DEJARIK_SANITIZED)
+constexpr int kGames = 250;
+#else
+constexpr int kGames = 2000;
+#endif
+constexpr int kMaxEvents = 300;
+
+struct Variant {
+    const char* name;
+    Ruleset ruleset;
+    std::vector<const char*> options;
+    [[nodiscard]] int games() const { return options.empty() ? kGames : kGames / 2; }
+};
+
+const std::vector<Variant>& variants() {
+    static const std::vector<Variant> all = {
+        {"kelly", Ruleset::Kelly, {}},
+        {"dalsian-classic", Ruleset::DalsianClassic, {}},
+        {"dalsian", Ruleset::Dalsian, {}},
+        {"holochess", Ruleset::Holochess, {}},
+        {"kelly KingOfTheCentre", Ruleset::Kelly, {"KingOfTheCentre=true"}},
+        {"kelly kill-on-push", Ruleset::Kelly, {"BlockedPush=kill-on-push"}},
+        {"dalsian d20 nowhere-safe", Ruleset::Dalsian, {"Dice=d20", "SafeOuterOrbit=false"}},
+        {"holochess stay free-paths KingOfTheCentre",
+         Ruleset::Holochess,
+         {"BlockedPush=stay", "CentreStraight=false", "KingOfTheCentre=true"}},
+        {"kelly CentreWin=2 DrawTurns=12 CentreStraight",
+         Ruleset::Kelly,
+         {"CentreWin=2", "DrawTurns=12", "CentreStraight=true"}},
+    };
+    return all;
+}
+
+Rules makeRules(const Variant& v) {
+    RuleOptions o;
+    o.ruleset = v.ruleset;
+    for (const char* a : v.options)
+        REQUIRE_FALSE(o.setAssignment(a));
+    return Rules(o);
+}
+
+// What happened over a variant's games, to make sure the games reach every rule.
+struct Coverage {
+    std::array<int, 4> outcomes{};
+    int placements = 0;
+    int placementsByOpponent = 0;
+    int blockedPushes = 0;
+    int passes = 0;
+    int centreWins = 0;
+    std::array<int, 5> results{};  // by Result
+};
+
+char ofPlayer(char upper, bool second) {
+    return second ? static_cast<char>(upper - 'A' + 'a') : upper;
+}
+
+std::string cellsField(const std::array<char, Cell::kCount>& cells) {
+    std::string s(1, cells[0]);
+    s += '/';
+    s.append(cells.begin() + 1, cells.begin() + 13);
+    s += '/';
+    s.append(cells.begin() + 13, cells.end());
+    return s;
+}
+
+// A start where the player on turn must pass: their one piece moves 2 and stands on c1 with
+// c2, c12 and b1 empty but every cell beyond them taken by enemies, none adjacent to it.
+// Turned by a random number of rays, and for either player.
+std::string passStart(std::mt19937_64& rng, const Rules& rules) {
+    std::string twoSteppers;
+    for (int c = 0; c < kCreatureCount; ++c)
+        if (rules.ratings(static_cast<Creature>(c)).movement == 2)
+            twoSteppers += kCreatureLetters[c];
+    const bool second = (rng() & 1) != 0;  // player 2 on turn
+    const int turn = static_cast<int>(rng() % 12);
+    auto rotated = [turn](int index) {
+        if (index == 0) return 0;
+        const int ring = index <= 12 ? 0 : 12, ray = index - ring;
+        return ring + (ray - 1 + turn) % 12 + 1;
+    };
+    std::array<char, Cell::kCount> cells;
+    cells.fill('.');
+    cells[rotated(13)] = ofPlayer(twoSteppers[rng() % twoSteppers.size()], second);  // c1
+    for (const int wall : {0, 2, 12, 15, 23})  // a, b2, b12, c3, c11
+        cells[rotated(wall)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+    for (const int extra : {5, 6, 7, 18, 19, 20})  // b5..b7, c6..c8: more enemies, maybe
+        if (rng() & 1)
+            cells[rotated(extra)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+    return cellsField(cells) + (second ? " 2 " : " 1 ") + ((rng() & 1) ? "1 " : "2 ") +
+           std::to_string(rng() % 40) + " 1";
+}
+
+// A random start: the standard one, a random deal, a random crowded board, or one where the
+// player on turn must pass.
+std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
+    const std::string start(Position::startDfen(rules.ruleset()));
+    if (game % 16 == 15) return passStart(rng, rules);
+    switch (game % 4) {
+        case 0:
+            return start;
+        case 1: {
+            // A deal: the eight creatures split four and four, in random order.
+            std::string letters(kCreatureLetters);
+            std::shuffle(letters.begin(), letters.end(), rng);
+            std::string dfen = start;
+            const std::size_t outer = dfen.find('/', 2) + 1;  // c1
+            for (int i = 0; i < 4; ++i) {
+                dfen[outer + 1 + static_cast<std::size_t>(i)] = letters[i];
+                dfen[outer + 7 + static_cast<std::size_t>(i)] = ofPlayer(letters[4 + i], true);
+            }
+            return dfen;
+        }
+        default: {
+            // Crowded boards make blocked pushes, passes and boxed-in pieces common.
+            std::array<char, Cell::kCount> cells;
+            cells.fill('.');
+            std::vector<int> order(Cell::kCount);
+            for (int i = 0; i < Cell::kCount; ++i)
+                order[i] = i;
+            std::shuffle(order.begin(), order.end(), rng);
+            // 4..24 pieces; every other crowded game 18 or more.
+            const int pieces =
+                game % 4 == 2 ? 4 + static_cast<int>(rng() % 21) : 18 + static_cast<int>(rng() % 7);
+            for (int i = 0; i < pieces; ++i) {
+                const char upper = kCreatureLetters[rng() % kCreatureCount];
+                // At least two pieces each, so that no game starts over.
+                const bool second = i < 2 ? false : i < 4 ? true : (rng() & 1) != 0;
+                cells[order[i]] = ofPlayer(upper, second);
+            }
+            std::string dfen = cellsField(cells);
+            const int side = 1 + static_cast<int>(rng() & 1);
+            dfen += side == 1 ? " 1 " : " 2 ";
+            dfen += (rng() & 1) ? "1 " : "2 ";
+            const int quietLimit = rules.drawTurns() > 0 ? 2 * rules.drawTurns() : 100;
+            dfen += std::to_string(rng() % static_cast<unsigned>(quietLimit)) + ' ';
+            dfen += std::to_string(1 + rng() % 200);
+            if (rules.centreWin() > 0) {
+                const auto n = static_cast<unsigned>(rules.centreWin());
+                const unsigned own = static_cast<unsigned>(rng() % n);
+                const unsigned other = static_cast<unsigned>(rng() % n);
+                dfen += ' ' + std::to_string(side == 1 ? own : other) + '/' +
+                        std::to_string(side == 1 ? other : own);
+            }
+            return dfen;
+        }
+    }
+}
+
+// Everything a caller can see of a position.
+void checkSameState(const Position& a, const Position& b) {
+    VERIFY(a.key() == b.key());
+    VERIFY(a.result() == b.result());
+    VERIFY(a.phase() == b.phase());
+    VERIFY(a.decider() == b.decider());
+    VERIFY(a.sideToMove() == b.sideToMove());
+    VERIFY(a.actionsLeft() == b.actionsLeft());
+    VERIFY(a.quiet() == b.quiet());
+    VERIFY(a.turn() == b.turn());
+    VERIFY(a.hold(Player::One) == b.hold(Player::One));
+    VERIFY(a.hold(Player::Two) == b.hold(Player::Two));
+    VERIFY(a.pieces(Player::One) == b.pieces(Player::One));
+    VERIFY(a.pieces(Player::Two) == b.pieces(Player::Two));
+    for (int i = 0; i < Cell::kCount; ++i)
+        VERIFY(a.at(Cell(i)) == b.at(Cell(i)));
+}
+
+// The per-node checks; returns the legal events.
+void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
+    VERIFY(pos.key() == pos.computeKey());
+
+    // The board and the occupancy sets agree.
+    const Bitboard one = pos.pieces(Player::One), two = pos.pieces(Player::Two);
+    VERIFY((one & two).empty());
+    for (int i = 0; i < Cell::kCount; ++i) {
+        const Cell c(i);
+        const Piece p = pos.at(c);
+        VERIFY(p.isNone() == !pos.occupied().has(c));
+        if (!p.isNone()) VERIFY(pos.pieces(p.owner()).has(c));
+    }
+    VERIFY((pos.actionsLeft() == 1 || pos.actionsLeft() == 2));
+    if (one.empty() || two.empty()) VERIFY(pos.isOver());
+    if (one.count() == 1 && two.count() == 1) VERIFY(pos.result() == Result::Showdown);
+
+    pos.generate(events);
+    VERIFY(pos.countEvents() == events.size());
+    VERIFY(perft(pos, 1) == static_cast<std::uint64_t>(events.size()));
+    VERIFY(events.empty() == pos.isOver());
+    if (deep) {
+        Position copy = pos;
+        VERIFY(perftUnmake(copy, 2) == perft(pos, 2));
+        VERIFY(copy == pos);
+    }
+
+    // Every event's token names it and parseEvent, which checks legality too, takes it back:
+    // for every event at every eighth node (each call is a generation of its own), for the
+    // event played at every node (in playGames).
+    if (full) {
+        for (const Event e : events) {
+            VERIFY(pos.parseEvent(e.token()) == e);
+            VERIFY(Event::fromCode(e.code()) == e);
+        }
+    }
+    // And refuse others: one arbitrary event per node, drawn from the key's bits.
+    const std::uint64_t bits = pos.key() ^ (pos.key() >> 29);
+    const Cell from(static_cast<int>(bits % Cell::kCount));
+    const Cell to(static_cast<int>((bits >> 8) % Cell::kCount));
+    const std::array<Event, 5> candidates = {
+        Event::move(from, to), Event::attack(from, to), Event::place(from, to), Event::pass(),
+        Event::outcome(static_cast<Outcome>((bits >> 16) & 3))};
+    const Event other = candidates[(bits >> 20) % candidates.size()];
+    VERIFY(pos.isLegal(other) == events.contains(other));
+    if (!events.contains(other) && other.kind() != EventKind::Place &&
+        !(other.kind() == EventKind::Move && pos.phase() == Phase::Placement))
+        VERIFY(!pos.parseEvent(other.token()).has_value());
+
+    switch (pos.phase()) {
+        case Phase::Decision:
+            if (!pos.isOver()) VERIFY(pos.decider() == pos.sideToMove());
+            for (const Event e : events)
+                VERIFY((e.kind() == EventKind::Move || e.kind() == EventKind::Attack ||
+                        e.kind() == EventKind::Pass));
+            break;
+        case Phase::Outcome: {
+            VERIFY(pos.pieces(pos.sideToMove()).has(pos.pendingFrom()));
+            VERIFY(pos.pieces(opponent(pos.sideToMove())).has(pos.pendingTo()));
+            double sum = 0;
+            for (const Event e : events) {
+                VERIFY(e.kind() == EventKind::Outcome);
+                VERIFY(pos.probability(e) > 0);
+                sum += pos.probability(e);
+            }
+            VERIFY(std::abs(sum - 1.0) <= 1e-12);
+            break;
+        }
+        case Phase::Placement:
+            // The pushed piece belongs to the player who does not place it.
+            VERIFY(pos.occupied().has(pos.pendingFrom()));
+            VERIFY(pos.at(pos.pendingFrom()).owner() != pos.decider());
+            for (const Event e : events)
+                VERIFY((e.kind() == EventKind::Place && e.from() == pos.pendingFrom()));
+            break;
+    }
+
+    // Every decision point's DFEN names this very position.
+    if (pos.phase() == Phase::Decision) {
+        std::string error;
+        const std::string dfen = pos.dfen();
+        const auto again = Position::fromDfen(dfen, pos.rules(), &error);
+        if (!again) FAIL(dfen << ": " << error);
+        VERIFY(again->dfen() == dfen);
+        VERIFY(again->key() == pos.key());
+        checkSameState(*again, pos);
+    }
+}
+
+// The rules of one event: what changes and what does not.
+void checkTransition(const Position& parent, Event e, const Position& child) {
+    const Rules& rules = parent.rules();
+    switch (e.kind()) {
+        case EventKind::Move:
+        case EventKind::Pass:
+            VERIFY(child.quiet() == parent.quiet() + 1);
+            break;
+        case EventKind::Attack:
+            VERIFY(child.quiet() == 0u);
+            VERIFY(child.phase() == Phase::Outcome);
+            if (rules.centreWin() > 0) VERIFY(child.hold(opponent(parent.sideToMove())) == 0u);
+            break;
+        case EventKind::Outcome:
+        case EventKind::Place:
+            VERIFY(child.quiet() == parent.quiet());
+            break;
+        case EventKind::None:
+            FAIL("None generated");
+    }
+    // A turn ends (and the next begins) exactly when the side to move changes.
+    if (child.sideToMove() != parent.sideToMove()) {
+        VERIFY(child.turn() == parent.turn() + 1);
+        VERIFY(child.actionsLeft() == 2);
+        VERIFY(parent.actionsLeft() == 1);
+    } else {
+        VERIFY(child.turn() == parent.turn());
+    }
+    // Only the player whose turn just ended has their hold counter updated.
+    if (rules.centreWin() > 0 && e.kind() != EventKind::Attack) {
+        const Player mover = parent.sideToMove();
+        VERIFY(child.hold(opponent(mover)) == parent.hold(opponent(mover)));
+        if (child.sideToMove() == mover) VERIFY(child.hold(mover) == parent.hold(mover));
+    }
+    if (rules.centreWin() == 0) {
+        VERIFY(child.hold(Player::One) == parent.hold(Player::One));
+        VERIFY(child.hold(Player::Two) == parent.hold(Player::Two));
+    }
+}
+
+void playGames(const Variant& v, std::uint64_t seed) {
+    const Rules rules = makeRules(v);
+    std::mt19937_64 rng(seed);
+    Coverage cov;
+    std::uint64_t nodes = 0;
+    for (int game = 0; game < v.games(); ++game) {
+        const std::string startDfen = randomStart(rng, rules, game);
+        CAPTURE(startDfen);
+        CAPTURE(game);
+        std::string error;
+        const auto start = Position::fromDfen(startDfen, rules, &error);
+        if (!start) FAIL(startDfen << ": " << error);
+
+        Position pos = *start;
+        // The same game played in place by make/unmake, with its undo records.
+        Position live = *start;
+        std::vector<Position> history;
+        std::vector<std::pair<Event, Position::Undo>> undos;
+        std::string moves;
+        EventList events;
+        for (int ply = 0;; ++ply) {
+            CAPTURE(moves);
+            ++nodes;
+            checkNode(pos, events, nodes % 8 == 0, nodes % 97 == 0);
+            if (pos.isOver() || ply == kMaxEvents) break;
+
+            // Decisions uniformly; outcomes uniformly over the possible ones too, so that
+            // unlikely outcomes are played as often as likely ones.
+            const Event e = events[static_cast<int>(rng() % events.size())];
+            VERIFY(pos.parseEvent(e.token()) == e);
+            moves += e.token() + ' ';
+
+            const Position parent = pos;
+            Position child = pos;
+            child.apply(e);
+            VERIFY(pos == parent);  // copy-make leaves the parent alone
+
+            history.push_back(live);
+            undos.emplace_back(e, Position::Undo{});
+            live.apply(e, undos.back().second);
+            VERIFY(live == child);
+
+            checkTransition(parent, e, child);
+            if (e.kind() == EventKind::Outcome) {
+                ++cov.outcomes[static_cast<int>(e.outcome())];
+                const bool pushed =
+                    e.outcome() == Outcome::Push || e.outcome() == Outcome::CounterPush;
+                if (pushed && child.phase() != Phase::Placement) ++cov.blockedPushes;
+            }
+            if (e.kind() == EventKind::Place) {
+                ++cov.placements;
+                if (pos.decider() != pos.sideToMove()) ++cov.placementsByOpponent;
+            }
+            if (e.kind() == EventKind::Pass) ++cov.passes;
+            pos = child;
+        }
+        ++cov.results[static_cast<int>(pos.result())];
+        const bool bothStand = pos.pieces(Player::One).any() && pos.pieces(Player::Two).any();
+        if (bothStand &&
+            (pos.result() == Result::Player1Wins || pos.result() == Result::Player2Wins))
+            ++cov.centreWins;
+
+        // Take the whole game back by undo, one event at a time.
+        VERIFY(live == pos);
+        while (!undos.empty()) {
+            live.undo(undos.back().first, undos.back().second);
+            VERIFY(live == history.back());
+            undos.pop_back();
+            history.pop_back();
+        }
+        VERIFY(live == *start);
+    }
+
+    // The games reached every rule the variant has.
+    for (const int n : cov.outcomes)
+        CHECK(n > 0);
+    CHECK(cov.placements > 0);
+    CHECK(cov.placementsByOpponent > 0);
+    CHECK(cov.blockedPushes > 0);
+    CHECK(cov.passes > 0);
+    CHECK(cov.results[static_cast<int>(Result::Showdown)] > 0);
+    CHECK(cov.results[static_cast<int>(Result::Draw)] > 0);
+    CHECK(cov.results[static_cast<int>(Result::Player1Wins)] > 0);
+    CHECK(cov.results[static_cast<int>(Result::Player2Wins)] > 0);
+    CHECK((cov.centreWins > 0) == (rules.centreWin() > 0));
+}
+
+}  // namespace
+
+TEST_CASE("random games: invariants at every event, every ruleset and option variant") {
+    std::uint64_t seed = 0x5EED;
+    for (const Variant& v : variants()) {
+        SUBCASE(v.name) {
+            playGames(v, seed);
+        }
+        ++seed;
+    }
+}
