@@ -445,13 +445,16 @@ double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes)
 }
 
 // The principal variation below a root decision, read back from the table: the stored
-// best decisions, and the likeliest outcome at chance nodes.
+// best decisions, and the likeliest outcome at chance nodes, as far as the iteration that
+// produced it looked (deeper entries of earlier searches would show lines it never saw).
 std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root, Event first,
-                             int maxLength) {
+                             int depth) {
     std::vector<Event> pv{first};
     Position pos = root;
+    int left = childDepth(root, depth);
     pos.apply(first);
-    while (static_cast<int>(pv.size()) < maxLength && !pos.isOver()) {
+    while (!pos.isOver() && !(pos.phase() == Phase::Decision && left <= 0) &&
+           pv.size() < 4 * kMaxDepth) {
         EventList list;
         pos.generate(list);
         Event next;
@@ -464,6 +467,7 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
             if (!tt.probe(tableKey(pos), e) || e.move.isNone() || !list.contains(e.move)) break;
             next = e.move;
         }
+        left = childDepth(pos, left);
         pv.push_back(next);
         pos.apply(next);
     }
@@ -495,7 +499,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
 
 struct Searcher::Impl {
     Options options;
-    TranspositionTable tt;  // sized by the first search: setOptions may come first
+    TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
     std::thread thread;
@@ -697,7 +701,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
                 info.line.exact = rm.exact;
                 const auto w = eval::wdl(root, sign * rm.value);
                 info.line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
-                info.line.pv = extractPv(tt, root, rm.move, 2 * depth + 8);
+                info.line.pv = extractPv(tt, root, rm.move, depth);
                 onInfo(info);
             }
         }
@@ -727,7 +731,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
         line.exact = best[k].exact;
         const auto w = eval::wdl(root, sign * line.value);
         line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
-        line.pv = extractPv(tt, root, line.move, 2 * std::max(completedDepth, 1) + 8);
+        line.pv = extractPv(tt, root, line.move, std::max(completedDepth, 1));
         report.lines.push_back(line);
     }
     report.best = report.lines.empty() ? Event() : report.lines.front().move;

@@ -82,7 +82,8 @@ class Searcher {
     Searcher(const Searcher&) = delete;
     Searcher& operator=(const Searcher&) = delete;
 
-    // Blocking; not while a search runs. A new hashMiB takes effect at the next search.
+    // Blocking; not while a search runs. Sizes the table (allocated here, or by the first
+    // search when setOptions was never called).
     void setOptions(const Options& options);
     [[nodiscard]] const Options& options() const;
     // Blocking; not while a search runs.
