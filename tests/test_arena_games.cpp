@@ -1,0 +1,448 @@
+// The referee and the tournament with in-process players: duplicate dice, the variance
+// they save, records, results files, shards, resumption and the SPRT stop.
+#include <doctest/doctest.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis.h"
+#include "baselines.h"
+#include "deals.h"
+#include "tournament.h"
+
+using namespace dejarik;
+using namespace dejarik::arena;
+
+namespace {
+
+std::shared_ptr<spdlog::logger> quietLog() {
+    return std::make_shared<spdlog::logger>("test",
+                                            std::make_shared<spdlog::sinks::null_sink_mt>());
+}
+
+EngineSpec builtin(const std::string& name, const std::string& kind, std::uint64_t seed) {
+    EngineSpec s;
+    REQUIRE_FALSE(s.apply({"name=" + name, "builtin=" + kind, "seed=" + std::to_string(seed)}));
+    REQUIRE_FALSE(s.finish(true));
+    return s;
+}
+
+RunConfig baseConfig(std::vector<EngineSpec> engines, std::uint64_t pairs) {
+    RunConfig c;
+    c.engines = std::move(engines);
+    c.ruleAssignments = {{"Ruleset", "kelly"}};
+    c.pairs = pairs;
+    c.seed = 42;
+    c.log = quietLog();
+    return c;
+}
+
+RunOutcome run(const RunConfig& config) {
+    std::atomic<bool> interrupt{false};
+    std::string error;
+    auto out = runTournament(config, interrupt, error);
+    INFO(error);
+    REQUIRE(out);
+    return std::move(*out);
+}
+
+std::string tempPath(const std::string& name) {
+    return (std::filesystem::temp_directory_path() /
+            ("dejarik-arena-test-" + std::to_string(::getpid()) + "-" + name))
+        .string();
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Greedy, except that in about one position in `every` (chosen by the position and the
+// player's salt) it plays a random decision instead: two such players of different salts
+// play the same game for a while and then drift apart, like two versions of one engine.
+class DriftingGreedy final : public Seat {
+  public:
+    DriftingGreedy(std::string name, std::uint64_t salt, std::uint64_t every)
+        : name_(std::move(name)), salt_(salt), every_(every) {}
+    [[nodiscard]] const std::string& name() const override { return name_; }
+    [[nodiscard]] Reply prepare() override { return {}; }
+    [[nodiscard]] Reply decide(const DecisionRequest& r) override {
+        const Position& pos = r.position;
+        std::uint64_t rng =
+            mixKey(mixKey(pos.key(), pos.turn()), pos.quiet() * 4 + pos.actionsLeft());
+        const bool drift = mixKey(rng, salt_) % every_ == 0;
+        std::uint64_t state = mixKey(rng, salt_ + 1);
+        const Event e =
+            drift ? search::randomDecision(pos, state) : search::greedyDecision(pos, rng);
+        return {SeatFault::None, e.token(), {}, ""};
+    }
+    void recover() override {}
+    void shutdown() override {}
+
+  private:
+    std::string name_;
+    std::uint64_t salt_;
+    std::uint64_t every_;
+};
+
+// A seat that fails in a set way at its n-th decision.
+class FaultySeat final : public Seat {
+  public:
+    FaultySeat(SeatFault fault, std::string token, int at)
+        : fault_(fault), token_(std::move(token)), at_(at) {}
+    [[nodiscard]] const std::string& name() const override { return name_; }
+    [[nodiscard]] Reply prepare() override { return {}; }
+    [[nodiscard]] Reply decide(const DecisionRequest& r) override {
+        if (++decisions_ == at_) return {fault_, token_, {}, "as told"};
+        std::uint64_t rng = 1;
+        return {SeatFault::None, search::randomDecision(r.position, rng).token(), {}, ""};
+    }
+    void recover() override { ++recoveries; }
+    void shutdown() override {}
+    int recoveries = 0;
+
+  private:
+    std::string name_ = "faulty";
+    SeatFault fault_;
+    std::string token_;
+    int at_;
+    int decisions_ = 0;
+};
+
+// The score of the first seat over `pairs` deal pairs, as pentanomial counts.
+Pentanomial playPairs(Seat& a, Seat& b, DiceMode mode, int pairs) {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    Pentanomial p;
+    RefereeConfig config;
+    for (int r = 0; r < pairs; ++r) {
+        const std::string deal = randomDeal(Ruleset::Kelly, 9, r);
+        std::array<double, 2> points{};
+        for (int g = 0; g < 2; ++g) {
+            Seat* one = g == 0 ? &a : &b;
+            Seat* two = g == 0 ? &b : &a;
+            const GameSpec spec{rules, deal, LuckStream(9, r, g, mode), {one, two}, {}};
+            const auto record = playGame(spec, config);
+            REQUIRE(record);
+            points[g] = pointsFor(record->outcome, g == 0 ? Player::One : Player::Two);
+        }
+        p.add(points[0], points[1]);
+    }
+    return p;
+}
+
+}  // namespace
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("the two games of a duplicate pair see the same dice") {
+        // Two copies of one deterministic player: with shared dice the second game of a pair
+        // repeats the first move for move and roll for roll, seats swapped.
+        auto config = baseConfig({builtin("A", "greedy", 3), builtin("B", "greedy", 3)}, 6);
+        config.keepRecords = true;
+        const RunOutcome dup = run(config);
+        REQUIRE(dup.records.size() == 12);
+        std::map<std::uint64_t, std::vector<const GameRecord*>> byJob;
+        for (const auto& r : dup.records)
+            byJob[r.job].push_back(&r);
+        int attacks = 0;
+        for (const auto& [job, games] : byJob) {
+            REQUIRE(games.size() == 2);
+            const GameRecord& g1 = *games[0];
+            const GameRecord& g2 = *games[1];
+            CHECK(g1.deal == g2.deal);
+            REQUIRE(g1.events.size() == g2.events.size());
+            for (std::size_t i = 0; i < g1.events.size(); ++i) {
+                CHECK(g1.events[i].token == g2.events[i].token);
+                CHECK(g1.events[i].comment == g2.events[i].comment);  // the dice
+                attacks += g1.events[i].token.find('x') != std::string::npos;
+            }
+            CHECK(g1.outcome == g2.outcome);  // so the pair is always a 1-1 split
+        }
+        CHECK(attacks > 10);
+        for (const auto& s : tally(dup.results))
+            CHECK(s.penta.counts[2] == 6);
+
+        config.diceMode = DiceMode::Independent;
+        const RunOutcome ind = run(config);
+        int differing = 0;
+        for (std::size_t i = 0; i + 1 < ind.records.size(); i += 2)
+            differing += ind.records[i].moves() != ind.records[i + 1].moves();
+        CHECK(differing > 0);
+    }
+
+    TEST_CASE("duplicate dice narrow the score's interval") {
+        // Identical players: duplicate pairs always split 1-1, independent dice do not.
+        DriftingGreedy same1("same", 1, 1u << 30), same2("same", 1, 1u << 30);
+        const Pentanomial identicalDup = playPairs(same1, same2, DiceMode::Duplicate, 100);
+        const Pentanomial identicalInd = playPairs(same1, same2, DiceMode::Independent, 100);
+        CHECK(scoreInterval(identicalDup).stdev == 0);
+        CHECK(scoreInterval(identicalInd).stdev > 0.1);
+
+        // Players that share most decisions and drift apart now and then.
+        DriftingGreedy a("a", 11, 64), b("b", 22, 64);
+        constexpr int kPairs = 300;
+        const Interval dup = scoreInterval(playPairs(a, b, DiceMode::Duplicate, kPairs));
+        const Interval ind = scoreInterval(playPairs(a, b, DiceMode::Independent, kPairs));
+        MESSAGE("drifting greedy, ", kPairs, " pairs: pair-score sd duplicate ", dup.stdev,
+                ", independent ", ind.stdev);
+        CHECK(dup.stdev < 0.9 * ind.stdev);
+    }
+
+    TEST_CASE("the referee forfeits faulty players with the right termination") {
+        const Rules rules = Rules::preset(Ruleset::Kelly);
+        const std::string deal = randomDeal(Ruleset::Kelly, 1, 0);
+        const auto play = [&](FaultySeat& faulty, bool faultyFirst) {
+            BuiltinSeat other("other", "random", 5);
+            const std::array<Seat*, 2> seats = faultyFirst ? std::array<Seat*, 2>{&faulty, &other}
+                                                           : std::array<Seat*, 2>{&other, &faulty};
+            const GameSpec spec{rules, deal, LuckStream(1, 0, 0, DiceMode::Duplicate), seats, {}};
+            auto record = playGame(spec, RefereeConfig{});
+            REQUIRE(record);
+            return *record;
+        };
+        FaultySeat illegal(SeatFault::None, "a-a", 3);
+        const GameRecord r1 = play(illegal, true);
+        CHECK(r1.termination == Termination::Illegal);
+        CHECK(r1.outcome == GameOutcome::Player2Wins);
+        CHECK(r1.detail.find("'a-a'") != std::string::npos);
+        CHECK(illegal.recoveries == 1);
+
+        FaultySeat none(SeatFault::None, "", 2);
+        CHECK(play(none, false).termination == Termination::Illegal);
+        FaultySeat crash(SeatFault::Crash, "", 4);
+        const GameRecord r3 = play(crash, false);
+        CHECK(r3.termination == Termination::Crash);
+        CHECK(r3.outcome == GameOutcome::Player1Wins);
+        FaultySeat timeout(SeatFault::Timeout, "", 1);
+        CHECK(play(timeout, true).termination == Termination::Stall);  // no time limit: a stall
+
+        // Every record, forfeits included, replays through the rules core.
+        std::string error;
+        for (const auto& r : {r1, r3}) {
+            CHECK(replayRecord(r, error));
+            CHECK(error.empty());
+        }
+    }
+
+    TEST_CASE("a turn cap draws the game") {
+        auto config = baseConfig({builtin("A", "random", 1), builtin("B", "random", 2)}, 2);
+        config.referee.maxTurns = 3;
+        config.keepRecords = true;
+        const RunOutcome out = run(config);
+        for (const auto& r : out.records) {
+            if (r.termination == Termination::TurnCap) {
+                CHECK(r.outcome == GameOutcome::Draw);
+                CHECK(r.turns == 3);
+            }
+        }
+        CHECK(tally(out.results)[0].terminations.count(Termination::TurnCap) == 1);
+    }
+
+    TEST_CASE("records are written, parsed and replayed to the same final position") {
+        auto config =
+            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 4);
+        config.keepRecords = true;
+        REQUIRE_FALSE(config.ruleOptions.set("BlockedPush", "kill-on-push"));
+        const RunOutcome out = run(config);
+        std::string text;
+        for (const auto& r : out.records)
+            text += formatRecord(r);
+        std::string error;
+        const auto parsed = parseRecords(text, error);
+        INFO(error);
+        REQUIRE(parsed);
+        REQUIRE(parsed->size() == out.records.size());
+        for (std::size_t i = 0; i < parsed->size(); ++i) {
+            const GameRecord& a = out.records[i];
+            const GameRecord& b = (*parsed)[i];
+            CHECK(a.players == b.players);
+            CHECK(a.deal == b.deal);
+            CHECK(a.rules == b.rules);
+            CHECK(a.outcome == b.outcome);
+            CHECK(a.termination == b.termination);
+            CHECK(a.round == b.round);
+            CHECK(a.gameInPair == b.gameInPair);
+            CHECK(a.finalDfen == b.finalDfen);
+            CHECK(a.closingComment == b.closingComment);
+            REQUIRE(a.events.size() == b.events.size());
+            for (std::size_t k = 0; k < a.events.size(); ++k) {
+                CHECK(a.events[k].token == b.events[k].token);
+                CHECK(a.events[k].comment == b.events[k].comment);
+            }
+            const auto replay = replayRecord(b, error);
+            INFO(error);
+            REQUIRE(replay);
+            CHECK(replay->final->isOver());
+            CHECK(replay->rules->blockedPush() == BlockedPush::KillOnPush);
+        }
+        // A record that does not reach its Final position is caught.
+        GameRecord broken = out.records[0];
+        broken.events.pop_back();
+        CHECK_FALSE(replayRecord(broken, error));
+    }
+
+    TEST_CASE("calibration reads the evaluations back from the records") {
+        GameRecord r;
+        r.rules = Rules::preset(Ruleset::Kelly).describe();
+        r.deal = std::string(Position::startDfen(Ruleset::Kelly));
+        r.players = {"x", "y"};
+        r.outcome = GameOutcome::Player1Wins;
+        r.termination = Termination::Elimination;
+        r.events = {{"c3-b3", "ev 800 wdl 850/100/50 d 3 t 5", 1, true},
+                    {"c5-b5", "ev 700 t 5", 1, false},
+                    {"c11-b12", "ev -300 t 5", 2, true}};
+        std::string error;
+        const auto c = calibrate({r}, "", 4, error);
+        INFO(error);
+        REQUIRE(c);
+        CHECK(c->decisions == 3);
+        CHECK(c->games == 1);
+        // Bin [0.5, 1): the two decisions of the winner; bin [-0.5, 0): the loser's.
+        CHECK(c->bins[3].decisions == 2);
+        CHECK(c->bins[3].predicted == doctest::Approx(0.75));
+        CHECK(c->bins[3].actual == doctest::Approx(1.0));
+        CHECK(c->bins[3].withWdl == 1);
+        CHECK(c->bins[3].predictedWdl[0] == doctest::Approx(0.85));
+        CHECK(c->bins[1].actual == doctest::Approx(-1.0));
+        CHECK(c->meanSquaredError == doctest::Approx((0.04 + 0.09 + 0.49) / 3));
+        const auto onlyY = calibrate({r}, "y", 4, error);
+        REQUIRE(onlyY);
+        CHECK(onlyY->decisions == 1);
+    }
+
+    TEST_CASE("results files: format, merge, conflicts") {
+        auto config =
+            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 3);
+        const RunOutcome out = run(config);
+        std::string text = out.results.header();
+        for (const auto& g : out.results.games)
+            text += ResultsFile::formatGame(g);
+        std::string error;
+        const auto parsed = parseResults(text, error);
+        INFO(error);
+        REQUIRE(parsed);
+        CHECK(parsed->fingerprint == out.results.fingerprint);
+        CHECK(parsed->games == out.results.games);
+        CHECK(parsed->engines == out.results.engines);
+
+        const auto same = mergeResults({*parsed, *parsed}, error);
+        REQUIRE(same);
+        CHECK(same->games.size() == parsed->games.size());
+
+        ResultsFile conflicting = *parsed;
+        conflicting.games[0].outcome = conflicting.games[0].outcome == GameOutcome::Draw
+                                           ? GameOutcome::Player1Wins
+                                           : GameOutcome::Draw;
+        CHECK_FALSE(mergeResults({*parsed, conflicting}, error));
+        ResultsFile other = *parsed;
+        other.fingerprint = "0000000000000000";
+        CHECK_FALSE(mergeResults({*parsed, other}, error));
+        CHECK_FALSE(parseResults("not a results file\n", error));
+        CHECK_FALSE(parseResults(text + "game job=0 round=1 game=1 encounter=5 p1=0 p2=1 "
+                                        "result=1-0 termination=crash\n",
+                                 error));
+    }
+
+    TEST_CASE("shards merge into exactly the unsharded run") {
+        const std::vector<EngineSpec> engines{builtin("greedy", "greedy", 1),
+                                              builtin("random", "random", 2),
+                                              builtin("random2", "random", 3)};
+        auto whole = baseConfig(engines, 5);
+        const RunOutcome all = run(whole);
+        CHECK(all.results.games.size() == 5 * 3 * 2);
+
+        std::vector<ResultsFile> shards;
+        for (int k = 0; k < 3; ++k) {
+            auto part = baseConfig(engines, 5);
+            part.shardIndex = k;
+            part.shardCount = 3;
+            const RunOutcome o = run(part);
+            CHECK(o.results.fingerprint == all.results.fingerprint);
+            CHECK(o.results.games.size() == 10);
+            shards.push_back(o.results);
+        }
+        std::string error;
+        const auto merged = mergeResults(shards, error);
+        REQUIRE(merged);
+        auto sorted = all.results.games;
+        std::sort(sorted.begin(), sorted.end(), [](const GameLine& a, const GameLine& b) {
+            return std::pair(a.job, a.game) < std::pair(b.job, b.game);
+        });
+        CHECK(merged->games == sorted);
+        CHECK(formatTable(*merged, std::nullopt) == formatTable(all.results, std::nullopt));
+    }
+
+    TEST_CASE("an interrupted run resumes without losing or replaying finished games") {
+        const std::vector<EngineSpec> engines{builtin("greedy", "greedy", 1),
+                                              builtin("random", "random", 2)};
+        const std::string full = tempPath("full.results"), part = tempPath("part.results");
+        std::filesystem::remove(full);
+        std::filesystem::remove(part);
+        auto config = baseConfig(engines, 6);
+        config.resultsPath = full;
+        const RunOutcome complete = run(config);
+        CHECK(complete.results.games.size() == 12);
+
+        // What an interruption leaves: the header and the games finished so far (here 5,
+        // so one pair is half played).
+        std::istringstream lines(readFile(full));
+        std::ofstream cut(part);
+        std::string line;
+        int games = 0;
+        while (std::getline(lines, line)) {
+            if (line.rfind("game ", 0) == 0 && ++games > 5) break;
+            cut << line << "\n";
+        }
+        cut.close();
+
+        config.resultsPath = part;
+        std::atomic<bool> interrupt{false};
+        std::string error;
+        CHECK_FALSE(runTournament(config, interrupt, error));  // exists, and no --resume
+        CHECK(error.find("--resume") != std::string::npos);
+        config.resume = true;
+        config.keepRecords = true;
+        const RunOutcome resumed = run(config);
+        CHECK(resumed.records.size() == 7);  // only the missing games were played
+        const auto a = readResultsFile(full, error);
+        const auto b = readResultsFile(part, error);
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(mergeResults({*b}, error)->games == mergeResults({*a}, error)->games);
+
+        // A resumption with other settings is refused.
+        config.seed = 43;
+        CHECK_FALSE(runTournament(config, interrupt, error));
+        CHECK(error.find("other settings") != std::string::npos);
+        std::filesystem::remove(full);
+        std::filesystem::remove(part);
+    }
+
+    TEST_CASE("the SPRT ends a clear match early") {
+        auto config =
+            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 500);
+        std::string error;
+        config.sprt = SprtConfig::parse("elo0=0 elo1=20", error);
+        REQUIRE(config.sprt);
+        const RunOutcome out = run(config);
+        REQUIRE(out.sprtStop);
+        CHECK(*out.sprtStop == SprtDecision::AcceptH1);
+        const auto stats = tally(out.results);
+        CHECK(stats[0].penta.pairs() < 100);
+        CHECK(sprtLlr(*config.sprt, stats[0].penta) >= config.sprt->upperBound());
+        const std::string table = formatTable(out.results, config.sprt);
+        CHECK(table.find("H1 accepted") != std::string::npos);
+
+        config.engines.push_back(builtin("third", "random", 3));
+        std::atomic<bool> interrupt{false};
+        CHECK_FALSE(runTournament(config, interrupt, error));  // SPRT needs a match
+    }
+}

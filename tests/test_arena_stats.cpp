@@ -1,0 +1,133 @@
+// Score intervals, Elo and the SPRT against values worked out independently: closed forms
+// where the maximum-likelihood problem has one, otherwise a brute-force reference (nested
+// one-dimensional searches over the constrained distributions, written separately in
+// Python) for the trinomial numbers below.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "stats.h"
+
+using namespace dejarik::arena;
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("Elo of a score and back") {
+        CHECK(eloFromScore(0.75) == doctest::Approx(190.848501).epsilon(1e-8));
+        CHECK(eloFromScore(0.5) == doctest::Approx(0.0));
+        CHECK(eloFromScore(0.25) == doctest::Approx(-190.848501).epsilon(1e-8));
+        CHECK(std::isinf(eloFromScore(1.0)));
+        for (const double s : {0.1, 0.37, 0.5, 0.9})
+            CHECK(scoreFromElo(eloFromScore(s)) == doctest::Approx(s));
+    }
+
+    TEST_CASE("trinomial score interval") {
+        // var = (30 * 0.25 + 30 * 0.25) / 100 = 0.15 per game.
+        const Interval iv = scoreInterval(Wdl{30, 40, 30});
+        CHECK(iv.samples == 100);
+        CHECK(iv.mean == doctest::Approx(0.5));
+        CHECK(iv.stdev == doctest::Approx(std::sqrt(0.15)));
+        CHECK(iv.high - iv.mean == doctest::Approx(kZ95 * std::sqrt(0.15) / 10));
+        const EloEstimate e = eloEstimate(iv, false);
+        CHECK(e.elo == doctest::Approx(0.0));
+        // The Elo error is half the interval's width in Elo.
+        CHECK(e.error == doctest::Approx((eloFromScore(iv.high) - eloFromScore(iv.low)) / 2));
+        // nElo error: 1.96 / sqrt(n) in units of 800 / ln 10.
+        CHECK(e.normalizedError == doctest::Approx(kZ95 / 10 * 800 / std::log(10.0)));
+    }
+
+    TEST_CASE("pentanomial score interval") {
+        Pentanomial p;
+        p.counts = {10, 20, 40, 20, 10};
+        CHECK(p.pairs() == 100);
+        // var = (10 * 0.25 + 20 * 0.0625) * 2 / 100 = 0.075 per pair.
+        const Interval iv = scoreInterval(p);
+        CHECK(iv.mean == doctest::Approx(0.5));
+        CHECK(iv.stdev == doctest::Approx(std::sqrt(0.075)));
+        CHECK(iv.high - iv.mean == doctest::Approx(kZ95 * std::sqrt(0.075) / 10));
+
+        Pentanomial q;
+        q.add(1, 1);      // 2 points
+        q.add(1, 0);      // 1
+        q.add(0.5, 0.5);  // 1
+        q.add(0, 0.5);    // 0.5
+        CHECK(q.counts == std::array<std::int64_t, 5>{0, 1, 2, 0, 1});
+    }
+
+    TEST_CASE("likelihood of superiority") {
+        CHECK(likelihoodOfSuperiority(Wdl{40, 10, 40}) == doctest::Approx(0.5));
+        CHECK(likelihoodOfSuperiority(Wdl{60, 0, 40}) == doctest::Approx(0.977250).epsilon(1e-5));
+    }
+
+    TEST_CASE("SPRT bounds and decisions") {
+        SprtConfig c;
+        c.alpha = c.beta = 0.05;
+        CHECK(c.lowerBound() == doctest::Approx(-2.944439));
+        CHECK(c.upperBound() == doctest::Approx(2.944439));
+        CHECK(c.decide(3.0) == SprtDecision::AcceptH1);
+        CHECK(c.decide(-3.0) == SprtDecision::AcceptH0);
+        CHECK(c.decide(0.1) == SprtDecision::Continue);
+    }
+
+    TEST_CASE("SPRT, logistic, without draws: the binomial closed form") {
+        // With wins and losses only, the constrained MLE is (1 - s, s) itself.
+        SprtConfig c;
+        c.model = EloModel::Logistic;
+        c.elo0 = 0;
+        c.elo1 = 10;
+        const double s0 = scoreFromElo(0), s1 = scoreFromElo(10);
+        const double expected = 60 * std::log(s1 / s0) + 40 * std::log((1 - s1) / (1 - s0));
+        // The empty draw category carries the 1e-3 regularization weight: a tiny shift.
+        CHECK(sprtLlr(c, Wdl{60, 0, 40}) == doctest::Approx(expected).epsilon(1e-3));
+        Pentanomial pairs;
+        pairs.counts = {40, 0, 0, 0, 60};
+        CHECK(sprtLlr(c, pairs) == doctest::Approx(expected).epsilon(1e-3));
+    }
+
+    TEST_CASE("SPRT, trinomial, against the brute-force reference") {
+        SprtConfig c;
+        c.elo0 = 0;
+        c.elo1 = 10;
+        c.model = EloModel::Logistic;
+        CHECK(sprtLlr(c, Wdl{120, 60, 90}) == doctest::Approx(0.9669258).epsilon(1e-4));
+        c.model = EloModel::Normalized;
+        CHECK(sprtLlr(c, Wdl{120, 60, 90}) == doctest::Approx(0.8672962).epsilon(1e-4));
+        c.elo0 = -5;
+        c.elo1 = 5;
+        CHECK(sprtLlr(c, Wdl{1000, 1500, 900}) == doctest::Approx(3.8501646).epsilon(1e-4));
+        c.model = EloModel::Logistic;
+        c.elo0 = 0;
+        c.elo1 = 20;
+        CHECK(sprtLlr(c, Wdl{50, 10, 70}) == doctest::Approx(-1.4798138).epsilon(1e-4));
+        c.elo1 = 3;
+        CHECK(sprtLlr(c, Wdl{4307, 8620, 4063}) == doctest::Approx(2.9912888).epsilon(1e-4));
+    }
+
+    TEST_CASE("SPRT is antisymmetric in its hypotheses") {
+        Pentanomial p;
+        p.counts = {12, 80, 210, 95, 15};
+        for (const EloModel model : {EloModel::Logistic, EloModel::Normalized}) {
+            SprtConfig forward, backward;
+            forward.model = backward.model = model;
+            forward.elo0 = backward.elo1 = -3;
+            forward.elo1 = backward.elo0 = 7;
+            // Only the parse-time check demands elo0 < elo1; the arithmetic does not care.
+            CHECK(sprtLlr(forward, p) == doctest::Approx(-sprtLlr(backward, p)));
+            CHECK(sprtLlr(forward, p) > 0);  // the data lean towards +7
+        }
+    }
+
+    TEST_CASE("SPRT parameters") {
+        std::string error;
+        const auto c = SprtConfig::parse("elo0=0 elo1=5 alpha=0.1 model=logistic", error);
+        REQUIRE(c);
+        CHECK(c->elo1 == 5);
+        CHECK(c->alpha == 0.1);
+        CHECK(c->beta == 0.05);
+        CHECK(c->model == EloModel::Logistic);
+        CHECK_FALSE(SprtConfig::parse("elo0=5 elo1=0", error));
+        CHECK(error.find("elo0") != std::string::npos);
+        CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=5 model=bayes", error));
+        CHECK_FALSE(SprtConfig::parse("elo0=x", error));
+        CHECK_FALSE(SprtConfig::parse("alpha=0.6 beta=0.5", error));
+    }
+}

@@ -1,0 +1,120 @@
+#include "analysis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dejarik::arena {
+
+std::optional<Replay> replayRecord(const GameRecord& record, std::string& error) {
+    const auto options = parseRulesTag(record.rules, error);
+    if (!options) return std::nullopt;
+    Replay replay;
+    replay.rules = std::make_unique<Rules>(*options);
+    const auto start = Position::fromDfen(record.deal, *replay.rules, &error);
+    if (!start) {
+        error = "Deal: " + error;
+        return std::nullopt;
+    }
+    replay.final = playTokens(*start, record.moves(), &error);
+    if (!replay.final) return std::nullopt;
+    if (!record.finalDfen.empty() && replay.final->dfen() != record.finalDfen) {
+        error =
+            "the events lead to " + replay.final->dfen() + ", the record says " + record.finalDfen;
+        return std::nullopt;
+    }
+    return replay;
+}
+
+std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
+                                     const std::string& player, int binCount, std::string& error) {
+    Calibration c;
+    c.bins.resize(static_cast<std::size_t>(binCount));
+    for (int b = 0; b < binCount; ++b) {
+        c.bins[b].low = -1.0 + 2.0 * b / binCount;
+        c.bins[b].high = -1.0 + 2.0 * (b + 1) / binCount;
+    }
+    double squaredError = 0;
+    for (const auto& record : records) {
+        if (isFault(record.termination)) continue;
+        const auto options = parseRulesTag(record.rules, error);
+        if (!options) return std::nullopt;
+        const Rules rules(*options);
+        auto pos = Position::fromDfen(record.deal, rules, &error);
+        if (!pos) return std::nullopt;
+        bool counted = false;
+        for (std::size_t i = 0; i < record.events.size(); ++i) {
+            const auto& e = record.events[i];
+            const auto event = pos->parseEvent(e.token);
+            if (!event) {
+                error = "record " + std::to_string(record.round + 1) + "." +
+                        std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
+                        " '" + e.token + "' is not legal";
+                return std::nullopt;
+            }
+            if (pos->phase() != Phase::Outcome) {
+                const Player decider = pos->decider();
+                const DecisionInfo info = DecisionInfo::parse(e.comment);
+                if (info.ev && (player.empty() || record.players[index(decider)] == player)) {
+                    const double predicted = std::clamp(*info.ev / 1000.0, -1.0, 1.0);
+                    const double points = pointsFor(record.outcome, decider);
+                    const double actual = 2 * points - 1;
+                    const int b =
+                        std::min(binCount - 1, static_cast<int>((predicted + 1) / 2 * binCount));
+                    auto& bin = c.bins[b];
+                    ++bin.decisions;
+                    bin.predicted += predicted;
+                    bin.actual += actual;
+                    if (info.wdl) {
+                        ++bin.withWdl;
+                        for (int k = 0; k < 3; ++k)
+                            bin.predictedWdl[k] += (*info.wdl)[k] / 1000.0;
+                        bin.actualWdl[points == 1 ? 0 : points == 0 ? 2 : 1] += 1;
+                    }
+                    ++c.decisions;
+                    squaredError += (predicted - actual) * (predicted - actual);
+                    counted = true;
+                }
+            }
+            pos->apply(*event);
+        }
+        if (counted) ++c.games;
+    }
+    for (auto& bin : c.bins) {
+        if (bin.decisions > 0) {
+            bin.predicted /= static_cast<double>(bin.decisions);
+            bin.actual /= static_cast<double>(bin.decisions);
+        }
+        if (bin.withWdl > 0)
+            for (int k = 0; k < 3; ++k) {
+                bin.predictedWdl[k] /= static_cast<double>(bin.withWdl);
+                bin.actualWdl[k] /= static_cast<double>(bin.withWdl);
+            }
+    }
+    if (c.decisions > 0) c.meanSquaredError = squaredError / static_cast<double>(c.decisions);
+    return c;
+}
+
+std::string formatCalibration(const Calibration& c) {
+    std::string out =
+        fmt::format("{:<16} {:>9} {:>10} {:>8}   {:<20} {:<20}\n", "ev bin", "decisions",
+                    "predicted", "actual", "wdl predicted", "wdl actual");
+    for (const auto& b : c.bins) {
+        if (b.decisions == 0) continue;
+        std::string wdl;
+        if (b.withWdl > 0) {
+            wdl = fmt::format("{:.2f}/{:.2f}/{:.2f}    {:.2f}/{:.2f}/{:.2f}", b.predictedWdl[0],
+                              b.predictedWdl[1], b.predictedWdl[2], b.actualWdl[0], b.actualWdl[1],
+                              b.actualWdl[2]);
+        }
+        out += fmt::format("[{:+.2f}, {:+.2f})  {:>9} {:>+10.3f} {:>+8.3f}   {}\n", b.low, b.high,
+                           b.decisions, b.predicted, b.actual, wdl);
+    }
+    out += fmt::format(
+        "{} decisions in {} games; mean squared error of ev against the result {:.3f}\n",
+        c.decisions, c.games, c.meanSquaredError);
+    return out;
+}
+
+}  // namespace dejarik::arena

@@ -1,0 +1,49 @@
+// Working with finished records: replaying them, and calibrating an engine's evaluations
+// against the results of its games.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game.h"
+
+namespace dejarik::arena {
+
+// A record replayed through the rules core: the rules of its Rules tag, its deal, then
+// every event with playTokens.
+struct Replay {
+    std::unique_ptr<Rules> rules;  // the final position refers to it
+    std::optional<Position> final;
+};
+// The replayed game, or an error when the record does not replay, or its final position
+// differs from the record's Final tag.
+[[nodiscard]] std::optional<Replay> replayRecord(const GameRecord& record, std::string& error);
+
+// Predicted against actual results, per bin of the reported ev: every decision with an ev
+// in every record whose game did not end by a fault; `player` filters by engine name
+// (empty: all). The actual result of a decision is that of the deciding player's game:
+// +1 won, 0 drawn, -1 lost; the predicted one is ev / 1000.
+struct CalibrationBin {
+    double low = 0;
+    double high = 0;
+    std::int64_t decisions = 0;
+    double predicted = 0;  // mean ev / 1000
+    double actual = 0;     // mean result
+    std::int64_t withWdl = 0;
+    std::array<double, 3> predictedWdl{};  // mean reported chances
+    std::array<double, 3> actualWdl{};     // frequencies of the results
+};
+struct Calibration {
+    std::vector<CalibrationBin> bins;
+    std::int64_t decisions = 0;
+    std::int64_t games = 0;
+    double meanSquaredError = 0;  // of ev / 1000 against the result
+};
+[[nodiscard]] std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
+                                                   const std::string& player, int bins,
+                                                   std::string& error);
+[[nodiscard]] std::string formatCalibration(const Calibration& c);
+
+}  // namespace dejarik::arena

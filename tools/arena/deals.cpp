@@ -1,0 +1,100 @@
+#include "deals.h"
+
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "luck.h"
+#include "position.h"
+
+namespace dejarik::arena {
+
+namespace {
+
+constexpr std::uint64_t kDealTag = 0xDEA1ull;
+
+// Fisher-Yates with an unbiased draw for each slot from the keyed generator.
+template <std::size_t N>
+void shuffle(std::array<char, N>& items, std::uint64_t key) {
+    for (std::size_t i = N - 1; i > 0; --i) {
+        const Uniform u{mixKey(key, 2 * i), mixKey(key, 2 * i + 1)};
+        std::swap(items[i], items[u.below(i + 1)]);
+    }
+}
+
+std::string lowered(std::string_view s) {
+    std::string r(s);
+    for (char& c : r)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return r;
+}
+
+}  // namespace
+
+std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
+    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
+    std::string p1, p2;
+    if (ruleset == Ruleset::Holochess) {
+        std::array<char, 4> group1{'S', 'G', 'N', 'L'}, group2{'M', 'H', 'T', 'K'};
+        shuffle(group1, mixKey(key, 1));
+        shuffle(group2, mixKey(key, 2));
+        p1.assign(group1.begin(), group1.end());
+        p2.assign(group2.begin(), group2.end());
+    } else {
+        std::array<char, 8> all{'S', 'M', 'G', 'H', 'T', 'N', 'K', 'L'};
+        shuffle(all, key);
+        p1.assign(all.begin(), all.begin() + 4);
+        p2.assign(all.begin() + 4, all.end());
+    }
+    // c1, c2..c5, c6 c7, c8..c11, c12
+    return "./............/." + p1 + ".." + lowered(p2) + ". 1 2 0 1";
+}
+
+std::optional<std::vector<std::string>> parseDeals(std::string_view text, const Rules& rules,
+                                                   std::string& error) {
+    std::vector<std::string> deals;
+    std::istringstream in{std::string(text)};
+    std::string line;
+    int lineNumber = 0;
+    while (std::getline(in, line)) {
+        ++lineNumber;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        const auto last = line.find_last_not_of(" \t\r");
+        const std::string dfen = line.substr(first, last - first + 1);
+        std::string why;
+        const auto pos = Position::fromDfen(dfen, rules, &why);
+        if (!pos) {
+            error = "line " + std::to_string(lineNumber) + ": " + why;
+            return std::nullopt;
+        }
+        if (pos->isOver()) {
+            error =
+                "line " + std::to_string(lineNumber) + ": the game of this DFEN is already over";
+            return std::nullopt;
+        }
+        deals.push_back(dfen);
+    }
+    if (deals.empty()) {
+        error = "no deals (one DFEN a line)";
+        return std::nullopt;
+    }
+    return deals;
+}
+
+std::optional<std::vector<std::string>> readDealFile(const std::string& path, const Rules& rules,
+                                                     std::string& error) {
+    std::ifstream in(path);
+    if (!in) {
+        error = "cannot open deal file '" + path + "'";
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto deals = parseDeals(text.str(), rules, error);
+    if (!deals) error = path + ": " + error;
+    return deals;
+}
+
+}  // namespace dejarik::arena

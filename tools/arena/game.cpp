@@ -1,0 +1,398 @@
+#include "game.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace dejarik::arena {
+
+namespace {
+
+constexpr std::array<std::string_view, 10> kTerminationNames = {
+    "elimination", "showdown", "showdown-draw", "centre-win", "quiet-draw",
+    "turn-cap",    "illegal",  "crash",         "stall",      "time"};
+
+template <typename T>
+std::optional<T> parseUnsigned(std::string_view s) {
+    T v{};
+    if (s.empty()) return std::nullopt;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseSeconds(std::string_view s) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
+        return std::nullopt;
+    return v;
+}
+
+std::string secondsText(std::int64_t ms) {
+    std::ostringstream s;
+    s << static_cast<double>(ms) / 1000.0;
+    return s.str();
+}
+
+std::string quoteTag(std::string_view value) {
+    std::string out = "\"";
+    for (const char c : value) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out + "\"";
+}
+
+std::vector<std::string> words(std::string_view s) {
+    std::vector<std::string> out;
+    std::istringstream in{std::string(s)};
+    std::string w;
+    while (in >> w)
+        out.push_back(w);
+    return out;
+}
+
+bool isResultToken(std::string_view t) {
+    return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
+}
+
+bool isTurnNumber(std::string_view t) {
+    if (t.size() < 2 || t.back() != '.') return false;
+    for (std::size_t i = 0; i + 1 < t.size(); ++i)
+        if (t[i] < '0' || t[i] > '9') return false;
+    return true;
+}
+
+}  // namespace
+
+std::string_view terminationName(Termination t) {
+    return kTerminationNames[static_cast<int>(t)];
+}
+
+std::optional<Termination> parseTermination(std::string_view name) {
+    for (std::size_t i = 0; i < kTerminationNames.size(); ++i)
+        if (kTerminationNames[i] == name) return static_cast<Termination>(i);
+    return std::nullopt;
+}
+
+bool isFault(Termination t) {
+    return t == Termination::Illegal || t == Termination::Crash || t == Termination::Stall ||
+           t == Termination::Time;
+}
+
+std::string_view outcomeTag(GameOutcome o) {
+    switch (o) {
+        case GameOutcome::Player1Wins:
+            return "1-0";
+        case GameOutcome::Player2Wins:
+            return "0-1";
+        case GameOutcome::Draw:
+            break;
+    }
+    return "1/2-1/2";
+}
+
+std::optional<GameOutcome> parseOutcomeTag(std::string_view tag) {
+    if (tag == "1-0") return GameOutcome::Player1Wins;
+    if (tag == "0-1") return GameOutcome::Player2Wins;
+    if (tag == "1/2-1/2") return GameOutcome::Draw;
+    return std::nullopt;
+}
+
+double pointsFor(GameOutcome o, Player p) {
+    if (o == GameOutcome::Draw) return 0.5;
+    return (o == GameOutcome::Player1Wins) == (p == Player::One) ? 1.0 : 0.0;
+}
+
+bool TimeControl::isKey(std::string_view key) {
+    return key == "depth" || key == "nodes" || key == "movetime" || key == "tc";
+}
+
+std::optional<std::string> TimeControl::set(std::string_view key, std::string_view value) {
+    const std::string v(value);
+    if (key == "depth") {
+        const auto d = parseUnsigned<int>(value);
+        if (!d || *d < 1) return "depth: expected a positive integer, got '" + v + "'";
+        depth = *d;
+    } else if (key == "nodes") {
+        const auto n = parseUnsigned<std::uint64_t>(value);
+        if (!n || *n < 1) return "nodes: expected a positive integer, got '" + v + "'";
+        nodes = *n;
+    } else if (key == "movetime") {
+        const auto ms = parseUnsigned<std::int64_t>(value);
+        if (!ms || *ms < 1) return "movetime: expected milliseconds (> 0), got '" + v + "'";
+        movetimeMs = *ms;
+    } else if (key == "tc") {
+        const auto plus = value.find('+');
+        const auto base = parseSeconds(value.substr(0, plus));
+        const auto inc = plus == std::string_view::npos ? std::optional<double>(0.0)
+                                                        : parseSeconds(value.substr(plus + 1));
+        if (!base || !inc || *base <= 0)
+            return "tc: expected seconds as BASE or BASE+INC (e.g. 10+0.1), got '" + v + "'";
+        baseMs = std::llround(*base * 1000);
+        incMs = std::llround(*inc * 1000);
+    } else {
+        return "unknown limit '" + std::string(key) + "'";
+    }
+    return std::nullopt;
+}
+
+std::string TimeControl::str() const {
+    std::string s;
+    const auto add = [&s](const std::string& item) { s += (s.empty() ? "" : " ") + item; };
+    if (depth > 0) add("depth=" + std::to_string(depth));
+    if (nodes > 0) add("nodes=" + std::to_string(nodes));
+    if (movetimeMs > 0) add("movetime=" + std::to_string(movetimeMs));
+    if (baseMs >= 0) add("tc=" + secondsText(baseMs) + (incMs > 0 ? "+" + secondsText(incMs) : ""));
+    return s.empty() ? "none" : s;
+}
+
+std::string DecisionInfo::str() const {
+    std::string s;
+    const auto add = [&s](const std::string& item) { s += (s.empty() ? "" : " ") + item; };
+    if (ev) add("ev " + std::to_string(*ev));
+    if (wdl)
+        add("wdl " + std::to_string((*wdl)[0]) + "/" + std::to_string((*wdl)[1]) + "/" +
+            std::to_string((*wdl)[2]));
+    if (depth) add("d " + std::to_string(*depth));
+    if (nodes) add("n " + std::to_string(*nodes));
+    // An in-process player reports nothing and takes no measurable time: no comment.
+    if (!s.empty() || elapsedMs > 0) add("t " + std::to_string(elapsedMs));
+    return s;
+}
+
+DecisionInfo DecisionInfo::parse(std::string_view comment) {
+    DecisionInfo info;
+    const auto w = words(comment);
+    for (std::size_t i = 0; i + 1 < w.size(); i += 2) {
+        const std::string& key = w[i];
+        const std::string& value = w[i + 1];
+        if (key == "ev") {
+            int v = 0;
+            if (std::from_chars(value.data(), value.data() + value.size(), v).ec == std::errc())
+                info.ev = v;
+        } else if (key == "wdl") {
+            std::array<int, 3> t{};
+            std::istringstream in(value);
+            char slash1 = 0, slash2 = 0;
+            if (in >> t[0] >> slash1 >> t[1] >> slash2 >> t[2] && slash1 == '/' && slash2 == '/')
+                info.wdl = t;
+        } else if (key == "d") {
+            info.depth = parseUnsigned<int>(value);
+        } else if (key == "n") {
+            info.nodes = parseUnsigned<std::uint64_t>(value);
+        } else if (key == "t") {
+            info.elapsedMs = parseUnsigned<std::int64_t>(value).value_or(0);
+        }
+    }
+    return info;
+}
+
+std::string GameRecord::moves() const {
+    std::string s;
+    for (const auto& e : events) {
+        if (!s.empty()) s += ' ';
+        s += e.token;
+    }
+    return s;
+}
+
+std::string formatRecord(const GameRecord& r) {
+    std::ostringstream out;
+    const auto tag = [&out](std::string_view key, std::string_view value) {
+        out << '[' << key << ' ' << quoteTag(value) << "]\n";
+    };
+    tag("Event", "dejarik-arena");
+    tag("Round", std::to_string(r.round + 1) + "." + std::to_string(r.gameInPair + 1));
+    tag("Job", std::to_string(r.job));
+    tag("Player1", r.players[0]);
+    tag("Player2", r.players[1]);
+    tag("Rules", r.rules);
+    tag("Deal", r.deal);
+    tag("Seed", std::to_string(r.seed));
+    tag("Dice", diceModeName(r.diceMode));
+    tag("Result", outcomeTag(r.outcome));
+    tag("Termination", terminationName(r.termination));
+    if (!r.detail.empty()) tag("Detail", r.detail);
+    tag("Turns", std::to_string(r.turns));
+    tag("Final", r.finalDfen);
+    out << '\n';
+
+    // Movetext, wrapped between items at about 100 columns.
+    std::string line;
+    const auto emit = [&](const std::string& item) {
+        if (!line.empty() && line.size() + 1 + item.size() > 100) {
+            out << line << '\n';
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + item;
+    };
+    for (const auto& e : r.events) {
+        if (e.startsTurn) emit(std::to_string(e.turn) + ".");
+        emit(e.token);
+        if (!e.comment.empty()) emit("{" + e.comment + "}");
+    }
+    if (!r.closingComment.empty()) emit("{" + r.closingComment + "}");
+    emit(std::string(outcomeTag(r.outcome)));
+    out << line << "\n\n";
+    return out.str();
+}
+
+std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error) {
+    const auto w = words(tag);
+    if (w.empty()) {
+        error = "empty Rules tag";
+        return std::nullopt;
+    }
+    RuleOptions options;
+    if (auto e = options.set("Ruleset", w[0])) {
+        error = *e;
+        return std::nullopt;
+    }
+    for (std::size_t i = 1; i < w.size(); ++i) {
+        if (auto e = options.setAssignment(w[i])) {
+            error = *e;
+            return std::nullopt;
+        }
+    }
+    return options;
+}
+
+std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::string& error) {
+    std::vector<GameRecord> records;
+    std::size_t i = 0;
+    int line = 1;
+    const auto fail = [&](const std::string& what) {
+        error = "line " + std::to_string(line) + ": " + what;
+        return std::nullopt;
+    };
+    const auto skipSpace = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
+            if (text[i] == '\n') ++line;
+            ++i;
+        }
+    };
+
+    while (true) {
+        skipSpace();
+        if (i >= text.size()) break;
+        GameRecord r;
+        std::array<bool, 2> havePlayers{};
+        bool haveDeal = false, haveResult = false;
+        // Tags.
+        while (i < text.size() && text[i] == '[') {
+            const auto end = text.find('\n', i);
+            std::string_view tagLine =
+                text.substr(i, end == std::string_view::npos ? end : end - i);
+            while (!tagLine.empty() && (tagLine.back() == '\r' || tagLine.back() == ' '))
+                tagLine.remove_suffix(1);
+            const auto space = tagLine.find(' ');
+            if (tagLine.back() != ']' || space == std::string_view::npos ||
+                tagLine[space + 1] != '"')
+                return fail("malformed tag '" + std::string(tagLine) + "'");
+            const std::string key(tagLine.substr(1, space - 1));
+            std::string value;
+            std::size_t k = space + 2;
+            for (; k < tagLine.size() && tagLine[k] != '"'; ++k) {
+                if (tagLine[k] == '\\' && k + 1 < tagLine.size()) ++k;
+                value += tagLine[k];
+            }
+            if (k + 2 != tagLine.size())
+                return fail("malformed tag '" + std::string(tagLine) + "'");
+
+            if (key == "Round") {
+                const auto dot = value.find('.');
+                const auto round = parseUnsigned<std::uint64_t>(value.substr(0, dot));
+                const auto game = dot == std::string::npos
+                                      ? std::nullopt
+                                      : parseUnsigned<int>(value.substr(dot + 1));
+                if (!round || !game || *round < 1 || *game < 1 || *game > 2)
+                    return fail("Round tag '" + value + "' (expected ROUND.GAME)");
+                r.round = *round - 1;
+                r.gameInPair = *game - 1;
+            } else if (key == "Job") {
+                r.job = parseUnsigned<std::uint64_t>(value).value_or(0);
+            } else if (key == "Player1" || key == "Player2") {
+                r.players[key == "Player1" ? 0 : 1] = value;
+                havePlayers[key == "Player1" ? 0 : 1] = true;
+            } else if (key == "Rules") {
+                r.rules = value;
+            } else if (key == "Deal") {
+                r.deal = value;
+                haveDeal = true;
+            } else if (key == "Seed") {
+                r.seed = parseUnsigned<std::uint64_t>(value).value_or(0);
+            } else if (key == "Dice") {
+                const auto mode = parseDiceMode(value);
+                if (!mode) return fail("Dice tag '" + value + "'");
+                r.diceMode = *mode;
+            } else if (key == "Result") {
+                const auto o = parseOutcomeTag(value);
+                if (!o) return fail("Result tag '" + value + "'");
+                r.outcome = *o;
+                haveResult = true;
+            } else if (key == "Termination") {
+                const auto t = parseTermination(value);
+                if (!t) return fail("Termination tag '" + value + "'");
+                r.termination = *t;
+            } else if (key == "Detail") {
+                r.detail = value;
+            } else if (key == "Turns") {
+                r.turns = parseUnsigned<std::uint32_t>(value).value_or(0);
+            } else if (key == "Final") {
+                r.finalDfen = value;
+            }
+            // Other tags are kept by nobody: the format may grow.
+            i = end == std::string_view::npos ? text.size() : end;
+            skipSpace();
+        }
+        if (!haveDeal || !haveResult || !havePlayers[0] || !havePlayers[1])
+            return fail("a record needs the tags Player1, Player2, Deal and Result");
+
+        // Movetext, up to the result token.
+        std::uint32_t turn = 0;
+        bool pendingTurn = false;
+        bool ended = false;
+        while (!ended) {
+            skipSpace();
+            if (i >= text.size()) return fail("record ends without a result token");
+            if (text[i] == '{') {
+                const auto close = text.find('}', i);
+                if (close == std::string_view::npos) return fail("unclosed comment");
+                std::string comment(text.substr(i + 1, close - i - 1));
+                for (const char c : comment)
+                    if (c == '\n') ++line;
+                for (char& c : comment)
+                    if (c == '\n') c = ' ';
+                if (comment.rfind("showdown ", 0) == 0) {
+                    r.closingComment = comment;
+                } else if (!r.events.empty()) {
+                    r.events.back().comment = comment;
+                }
+                i = close + 1;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+                   text[j] != '{')
+                ++j;
+            const std::string_view token = text.substr(i, j - i);
+            i = j;
+            if (isResultToken(token)) {
+                ended = true;
+            } else if (isTurnNumber(token)) {
+                turn = parseUnsigned<std::uint32_t>(token.substr(0, token.size() - 1)).value_or(0);
+                pendingTurn = true;
+            } else {
+                r.events.push_back({std::string(token), "", turn, pendingTurn});
+                pendingTurn = false;
+            }
+        }
+        records.push_back(std::move(r));
+    }
+    return records;
+}
+
+}  // namespace dejarik::arena

@@ -1,0 +1,619 @@
+// dejarik-arena: engine-against-engine tournaments over DEI (docs/arena.md).
+//
+//   dejarik-arena [run] --engine KEY=VALUE... --engine KEY=VALUE... [options]
+//   dejarik-arena merge --out FILE RESULTS...
+//   dejarik-arena demo --engine PATH [--seed N]
+//   dejarik-arena replay RECORDS [--engine PATH]
+//   dejarik-arena calibrate RECORDS... [--player NAME]
+#include <signal.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "analysis.h"
+#include "deals.h"
+#include "tournament.h"
+
+namespace po = boost::program_options;
+using namespace dejarik;
+using namespace dejarik::arena;
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInterrupted = 130;
+
+int usageError(const std::string& message) {
+    std::cerr << "dejarik-arena: error: " << message << "\n";
+    return kExitUsage;
+}
+
+std::shared_ptr<spdlog::logger> makeLogger(bool verbose, bool quiet, const std::string& logPath) {
+    std::vector<spdlog::sink_ptr> sinks;
+    auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    console->set_level(quiet     ? spdlog::level::err
+                       : verbose ? spdlog::level::info
+                                 : spdlog::level::warn);
+    sinks.push_back(console);
+    if (!logPath.empty()) {
+        auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(logPath);
+        file->set_level(spdlog::level::debug);
+        sinks.push_back(file);
+    }
+    auto log = std::make_shared<spdlog::logger>("arena", sinks.begin(), sinks.end());
+    log->set_level(spdlog::level::debug);
+    log->set_pattern("[%H:%M:%S.%e] %^%l%$: %v");
+    return log;
+}
+
+// Ctrl-C (or SIGTERM) sets the interrupt flag from a thread of its own, so no handler
+// touches shared state; a second one ends the arena at once.
+class SignalWatcher {
+  public:
+    explicit SignalWatcher(std::atomic<bool>& interrupt) : interrupt_(interrupt) {
+        sigemptyset(&set_);
+        sigaddset(&set_, SIGINT);
+        sigaddset(&set_, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+        thread_ = std::thread([this] {
+            const timespec slice{0, 100'000'000};
+            while (!done_.load()) {
+                if (sigtimedwait(&set_, nullptr, &slice) < 0) continue;
+                if (interrupt_.exchange(true)) std::_Exit(kExitInterrupted);
+                std::cerr << "\ndejarik-arena: interrupted; stopping the engines (again to "
+                             "quit at once)\n";
+            }
+        });
+    }
+    ~SignalWatcher() {
+        done_ = true;
+        thread_.join();
+    }
+    SignalWatcher(const SignalWatcher&) = delete;
+    SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  private:
+    std::atomic<bool>& interrupt_;
+    std::atomic<bool> done_{false};
+    sigset_t set_{};
+    std::thread thread_;
+};
+
+struct RuleSettings {
+    RuleOptions options;
+    std::vector<std::pair<std::string, std::string>> assignments;
+};
+
+std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
+                                         const std::vector<std::string>& items,
+                                         std::string& error) {
+    RuleSettings s;
+    if (auto e = s.options.set("Ruleset", ruleset)) {
+        error = *e;
+        return std::nullopt;
+    }
+    s.assignments.emplace_back("Ruleset", ruleset);
+    for (const auto& item : items) {
+        if (auto e = s.options.setAssignment(item)) {
+            error = "--option " + *e;
+            return std::nullopt;
+        }
+        const auto eq = item.find('=');
+        s.assignments.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    return s;
+}
+
+std::vector<std::string> splitWords(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    std::string w;
+    while (in >> w)
+        out.push_back(w);
+    return out;
+}
+
+std::optional<std::vector<GameRecord>> readRecords(const std::vector<std::string>& paths,
+                                                   std::string& error) {
+    std::vector<GameRecord> all;
+    for (const auto& path : paths) {
+        std::ifstream in(path);
+        if (!in) {
+            error = "cannot open '" + path + "'";
+            return std::nullopt;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto records = parseRecords(text.str(), error);
+        if (!records) {
+            error = path + ": " + error;
+            return std::nullopt;
+        }
+        all.insert(all.end(), records->begin(), records->end());
+    }
+    return all;
+}
+
+// ---------------------------------------------------------------------------------------
+// run
+
+int runCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena [run] --engine KEY=VALUE... --engine KEY=VALUE... [options]\n"
+        "Engine keys: cmd=PATH name=NAME arg=ARG dir=DIR stderr=FILE option.NAME=VALUE\n"
+        "             depth=N nodes=N movetime=MS tc=SECONDS[+INC] builtin=random|greedy seed=N\n"
+        "Options");
+    std::string ruleset = "kelly", dealsPath, dice = "duplicate", kind, shard = "1/1", sprtText,
+                resultsPath, recordsPath, logPath;
+    std::vector<std::string> ruleItems;
+    std::uint64_t pairs = 10, seed = 1;
+    int concurrency = 1, maxTurns = 400;
+    std::int64_t margin = 200, stall = 60000, startTimeout = 10000;
+    desc.add_options()("help,h", "show this help")(
+        "engine", po::value<std::vector<std::string>>()->multitoken(),
+        "an engine: KEY=VALUE items (two or more --engine)")(
+        "each", po::value<std::vector<std::string>>()->multitoken(),
+        "KEY=VALUE items for every engine (an engine's own items win)")(
+        "ruleset", po::value(&ruleset), "kelly (default), dalsian-classic, dalsian, holochess")(
+        "option", po::value(&ruleItems)->composing(),
+        "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
+        "pairs", po::value(&pairs), "deal pairs per encounter (two games each; default 10)")(
+        "seed", po::value(&seed), "seed of the deals and the dice (default 1)")(
+        "deals", po::value(&dealsPath), "deal file, one DFEN a line (default: random deals)")(
+        "dice", po::value(&dice), "duplicate (default) or independent")(
+        "tournament", po::value(&kind),
+        "roundrobin (default) or gauntlet (the first engine against each other)")(
+        "concurrency,j", po::value(&concurrency), "games played at once (default 1)")(
+        "max-turns", po::value(&maxTurns), "turns before a game is drawn (default 400)")(
+        "timemargin", po::value(&margin), "ms an engine may overstep its time (default 200)")(
+        "stall-timeout", po::value(&stall),
+        "ms to wait for a bestmove without a time limit (default 60000)")(
+        "start-timeout", po::value(&startTimeout),
+        "ms for an engine's handshake and readyok (default 10000)")(
+        "sprt", po::value<std::vector<std::string>>()->multitoken(),
+        "elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic]")(
+        "shard", po::value(&shard), "K/N: play the K-th of N slices of the schedule")(
+        "results", po::value(&resultsPath), "results file (one line per game; for resume, merge)")(
+        "records", po::value(&recordsPath), "game records file")(
+        "resume", "continue the run of an existing results file")(
+        "log", po::value(&logPath), "debug log file (every protocol line)")(
+        "verbose,v", "log more on stderr")("quiet,q", "no progress lines");
+
+    po::variables_map vm;
+    std::vector<std::vector<std::string>> engineItems;
+    try {
+        const auto parsed = po::command_line_parser(args).options(desc).run();
+        for (const auto& o : parsed.options)
+            if (o.string_key == "engine") engineItems.push_back(o.value);
+        po::store(parsed, vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+
+    std::string error;
+    auto rules = ruleSettings(ruleset, ruleItems, error);
+    if (!rules) return usageError(error);
+    RunConfig config;
+    config.ruleOptions = rules->options;
+    config.ruleAssignments = rules->assignments;
+
+    EngineSpec base;
+    if (vm.count("each"))
+        if (auto e = base.apply(vm["each"].as<std::vector<std::string>>()))
+            return usageError("--each: " + *e);
+    for (const auto& items : engineItems) {
+        EngineSpec spec = base;
+        if (auto e = spec.apply(items)) return usageError("--engine: " + *e);
+        if (auto e = spec.finish(true)) return usageError("--engine: " + *e);
+        config.engines.push_back(spec);
+    }
+    if (config.engines.size() < 2) return usageError("give two or more --engine");
+    for (std::size_t i = 0; i < config.engines.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (config.engines[i].name == config.engines[j].name)
+                return usageError("two engines are named '" + config.engines[i].name +
+                                  "': give them name=");
+
+    const auto diceMode = parseDiceMode(dice);
+    if (!diceMode) return usageError("--dice: expected duplicate or independent");
+    config.diceMode = *diceMode;
+    if (kind.empty()) kind = "roundrobin";
+    const auto tournamentKind = parseTournamentKind(kind);
+    if (!tournamentKind) return usageError("--tournament: expected roundrobin or gauntlet");
+    config.kind = *tournamentKind;
+    if (pairs < 1) return usageError("--pairs must be at least 1");
+    config.pairs = pairs;
+    config.seed = seed;
+    if (!dealsPath.empty()) {
+        const Rules r(config.ruleOptions);
+        auto deals = readDealFile(dealsPath, r, error);
+        if (!deals) return usageError("--deals: " + error);
+        config.deals = *deals;
+    }
+    if (concurrency < 1) return usageError("-j must be at least 1");
+    config.concurrency = concurrency;
+    if (maxTurns < 1) return usageError("--max-turns must be at least 1");
+    config.referee.maxTurns = maxTurns;
+    if (margin < 0 || stall < 1 || startTimeout < 1) return usageError("bad timeout");
+    config.referee.timeMargin = std::chrono::milliseconds(margin);
+    config.referee.stallTimeout = std::chrono::milliseconds(stall);
+    config.timeouts.start = std::chrono::milliseconds(startTimeout);
+    if (vm.count("sprt")) {
+        std::string text;
+        for (const auto& item : vm["sprt"].as<std::vector<std::string>>())
+            text += item + " ";
+        auto sprt = SprtConfig::parse(text, error);
+        if (!sprt) return usageError("--sprt: " + error);
+        config.sprt = *sprt;
+    }
+    {
+        const auto slash = shard.find('/');
+        int k = 0, n = 0;
+        if (slash == std::string::npos || std::sscanf(shard.c_str(), "%d/%d", &k, &n) != 2 ||
+            n < 1 || k < 1 || k > n)
+            return usageError("--shard: expected K/N with 1 <= K <= N");
+        config.shardIndex = k - 1;
+        config.shardCount = n;
+    }
+    config.resultsPath = resultsPath;
+    config.recordsPath = recordsPath;
+    config.resume = vm.count("resume") > 0;
+    if (config.resume && resultsPath.empty()) return usageError("--resume needs --results");
+    config.log = makeLogger(vm.count("verbose") > 0, vm.count("quiet") > 0, logPath);
+    if (!vm.count("quiet")) config.progress = &std::cerr;
+
+    std::atomic<bool> interrupt{false};
+    std::optional<RunOutcome> outcome;
+    {
+        SignalWatcher watcher(interrupt);
+        outcome = runTournament(config, interrupt, error);
+    }
+    if (!outcome) {
+        std::cerr << "dejarik-arena: error: " << error << "\n";
+        return kExitError;
+    }
+    std::cout << "\n"
+              << outcome->results.engines.size() << " engines, " << config.pairs
+              << " pairs per encounter, " << Rules(config.ruleOptions).describe() << ", seed "
+              << config.seed << ", dice " << diceModeName(config.diceMode)
+              << (config.shardCount > 1 ? ", shard " + shard : std::string()) << "\n"
+              << formatTable(outcome->results, config.sprt);
+    if (outcome->sprtStop)
+        std::cout << "the SPRT stopped the run: "
+                  << (*outcome->sprtStop == SprtDecision::AcceptH1 ? "H1" : "H0") << " accepted\n";
+    if (outcome->interrupted) {
+        std::cout << "interrupted: the finished games are kept"
+                  << (resultsPath.empty() ? "" : " in " + resultsPath + "; add --resume to go on")
+                  << "\n";
+        return kExitInterrupted;
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// merge
+
+int mergeCommand(const std::vector<std::string>& args) {
+    po::options_description desc("Usage: dejarik-arena merge [--out FILE] RESULTS...\nOptions");
+    std::string out;
+    std::vector<std::string> inputs;
+    desc.add_options()("help,h", "show this help")("out,o", po::value(&out),
+                                                   "write the merged results file here")(
+        "sprt", po::value<std::vector<std::string>>()->multitoken(), "SPRT line for the table")(
+        "input", po::value(&inputs), "results files");
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    if (inputs.empty()) return usageError("merge: give results files");
+    std::string error;
+    std::vector<ResultsFile> files;
+    for (const auto& path : inputs) {
+        auto r = readResultsFile(path, error);
+        if (!r) return usageError(error);
+        files.push_back(std::move(*r));
+    }
+    auto merged = mergeResults(files, error);
+    if (!merged) return usageError("merge: " + error);
+    std::optional<SprtConfig> sprt;
+    if (vm.count("sprt")) {
+        std::string text;
+        for (const auto& item : vm["sprt"].as<std::vector<std::string>>())
+            text += item + " ";
+        sprt = SprtConfig::parse(text, error);
+        if (!sprt) return usageError("--sprt: " + error);
+    }
+    if (!out.empty()) {
+        std::ofstream o(out, std::ios::trunc);
+        o << merged->header();
+        for (const auto& g : merged->games)
+            o << ResultsFile::formatGame(g);
+        if (!o) return usageError("cannot write '" + out + "'");
+    }
+    std::cout << merged->games.size() << " games from " << files.size() << " files\n"
+              << formatTable(*merged, sprt);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// demo
+
+std::string boardPicture(const Position& pos) {
+    std::string s = "      ";
+    for (int ray = 1; ray <= 12; ++ray)
+        s += (ray < 10 ? "  " : " ") + std::to_string(ray);
+    s += "\n   c  ";
+    for (int ray = 1; ray <= 12; ++ray)
+        s += std::string("  ") + pos.at(Cell::outer(ray)).letter();
+    s += "\n   b  ";
+    for (int ray = 1; ray <= 12; ++ray)
+        s += std::string("  ") + pos.at(Cell::inner(ray)).letter();
+    s += "\n   a    " + std::string(1, pos.at(Cell::centre()).letter()) + "\n";
+    return s;
+}
+
+int demoCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena demo --engine PATH [--seed N] [--depth N | --movetime MS]\n"
+        "A game of the engine against itself, with the dice shown.\nOptions");
+    std::string enginePath, ruleset = "kelly", recordPath;
+    std::vector<std::string> ruleItems, engineOptions;
+    std::uint64_t seed = 1;
+    std::string limit;
+    desc.add_options()("help,h", "show this help")("engine", po::value(&enginePath),
+                                                   "the engine's command")(
+        "seed", po::value(&seed), "seed of the deal and the dice (default 1)")(
+        "ruleset", po::value(&ruleset), "ruleset (default kelly)")(
+        "option", po::value(&ruleItems)->composing(), "a rule option Name=Value")(
+        "engine-option", po::value(&engineOptions)->composing(), "an engine option Name=Value")(
+        "depth", po::value<int>(), "search depth per decision (default 4)")(
+        "movetime", po::value<int>(), "ms per decision")("nodes", po::value<std::uint64_t>(),
+                                                         "nodes per decision")(
+        "record", po::value(&recordPath), "also write the record to this file");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    if (enginePath.empty()) return usageError("demo: give --engine PATH");
+    std::string error;
+    auto rules = ruleSettings(ruleset, ruleItems, error);
+    if (!rules) return usageError(error);
+    EngineSpec spec;
+    std::vector<std::string> items{"cmd=" + enginePath};
+    for (const auto& o : engineOptions)
+        items.push_back("option." + o);
+    if (vm.count("depth")) items.push_back("depth=" + std::to_string(vm["depth"].as<int>()));
+    if (vm.count("movetime"))
+        items.push_back("movetime=" + std::to_string(vm["movetime"].as<int>()));
+    if (vm.count("nodes"))
+        items.push_back("nodes=" + std::to_string(vm["nodes"].as<std::uint64_t>()));
+    if (!vm.count("depth") && !vm.count("movetime") && !vm.count("nodes"))
+        items.emplace_back("depth=4");
+    if (auto e = spec.apply(items)) return usageError(*e);
+    if (auto e = spec.finish(true)) return usageError(*e);
+
+    const Rules r(rules->options);
+    const std::string deal = randomDeal(r.ruleset(), seed, 0);
+    auto log = makeLogger(false, false, "");
+    std::atomic<bool> interrupt{false};
+    EngineSpec one = spec, two = spec;
+    one.name += " (1)";
+    two.name += " (2)";
+    EngineSeat seat1(one, rules->assignments, {}, log, &interrupt);
+    EngineSeat seat2(two, rules->assignments, {}, log, &interrupt);
+
+    std::cout << "Deal " << deal << " (" << r.describe() << "), seed " << seed << "\n"
+              << boardPicture(*Position::fromDfen(deal, r)) << "\n";
+    RefereeConfig config;
+    config.interrupt = &interrupt;
+    config.onEvent = [](const Position& before, const RecordedEvent& e) {
+        const auto who = [](Player p) { return p == Player::One ? "player 1" : "player 2"; };
+        switch (before.phase()) {
+            case Phase::Decision: {
+                const DecisionInfo info = DecisionInfo::parse(e.comment);
+                std::string stats;
+                if (info.ev) stats += fmt::format("ev {:+.3f}", *info.ev / 1000.0);
+                if (info.depth) stats += fmt::format("  depth {}", *info.depth);
+                stats += fmt::format("  {} ms", info.elapsedMs);
+                std::cout << fmt::format("turn {:>3}  {}  {:<9} {}\n", before.turn(),
+                                         who(before.sideToMove()), e.token, stats);
+                break;
+            }
+            case Phase::Outcome:
+                std::cout << fmt::format("                     dice {} -> {}\n", e.comment,
+                                         e.token);
+                break;
+            case Phase::Placement:
+                std::cout << fmt::format("                     {} places {}\n",
+                                         who(before.decider()), e.token);
+                break;
+        }
+        std::cout.flush();
+    };
+    SignalWatcher watcher(interrupt);
+    const GameSpec game{r,
+                        deal,
+                        LuckStream(seed, 0, 0, DiceMode::Duplicate),
+                        {&seat1, &seat2},
+                        {spec.control, spec.control}};
+    auto record = playGame(game, config);
+    if (!record) return kExitInterrupted;
+    record->seed = seed;
+    if (!record->closingComment.empty()) std::cout << "\n" << record->closingComment << "\n";
+    std::string err;
+    if (auto replay = replayRecord(*record, err); replay && replay->final)
+        std::cout << "\n" << boardPicture(*replay->final);
+    std::cout << "\nResult " << outcomeTag(record->outcome) << " ("
+              << terminationName(record->termination)
+              << (record->detail.empty() ? "" : ": " + record->detail) << ")\n\n"
+              << formatRecord(*record);
+    if (!recordPath.empty()) std::ofstream(recordPath) << formatRecord(*record);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// replay
+
+int replayCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena replay RECORDS... [--engine PATH]\n"
+        "Replays every record through the rules core (and the engine's position ... moves),\n"
+        "checking that each reaches its Final position.\nOptions");
+    std::vector<std::string> inputs;
+    std::string enginePath;
+    desc.add_options()("help,h", "show this help")("engine", po::value(&enginePath),
+                                                   "also replay through this engine")(
+        "input", po::value(&inputs), "record files");
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    std::string error;
+    auto records = readRecords(inputs, error);
+    if (!records) return usageError(error);
+    auto log = makeLogger(false, false, "");
+    std::atomic<bool> interrupt{false};
+    int failures = 0;
+    for (const auto& record : *records) {
+        const std::string label = "record " + std::to_string(record.round + 1) + "." +
+                                  std::to_string(record.gameInPair + 1);
+        auto replay = replayRecord(record, error);
+        if (!replay) {
+            std::cout << label << ": " << error << "\n";
+            ++failures;
+            continue;
+        }
+        if (enginePath.empty() || record.finalDfen.empty()) continue;
+        // The engine sets its rules from the record's Rules tag, then replays the events.
+        const auto words = splitWords(record.rules);
+        std::vector<std::pair<std::string, std::string>> ruleOptions{{"Ruleset", words[0]}};
+        for (std::size_t i = 1; i < words.size(); ++i) {
+            const auto eq = words[i].find('=');
+            ruleOptions.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
+        }
+        EngineSpec spec;
+        spec.cmd = enginePath;
+        (void)spec.finish(false);
+        EngineSeat seat(spec, ruleOptions, {}, log, &interrupt);
+        const std::string position = "position dfen " + record.deal +
+                                     (record.events.empty() ? "" : " moves " + record.moves());
+        const auto lines = seat.converse({position, "d"}, std::chrono::seconds(10));
+        bool found = false, refused = false;
+        for (const auto& l : lines.value_or(std::vector<std::string>{})) {
+            found = found || l.find(record.finalDfen) != std::string::npos;
+            refused = refused || l.find("error") != std::string::npos;
+        }
+        if (!lines || refused || !found) {
+            std::cout << label << ": the engine "
+                      << (refused ? "refused the events" : "does not show " + record.finalDfen)
+                      << "\n";
+            ++failures;
+        }
+    }
+    std::cout << records->size() << " records replayed"
+              << (enginePath.empty() ? "" : " (also through the engine)") << ", " << failures
+              << " failed\n";
+    return failures == 0 ? 0 : kExitError;
+}
+
+// ---------------------------------------------------------------------------------------
+// calibrate
+
+int calibrateCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena calibrate RECORDS... [--player NAME] [--bins N]\n"
+        "Compares the ev and wdl an engine reported with the results of its games.\nOptions");
+    std::vector<std::string> inputs;
+    std::string player;
+    int bins = 10;
+    desc.add_options()("help,h", "show this help")("player", po::value(&player),
+                                                   "only this engine's decisions")(
+        "bins", po::value(&bins), "number of ev bins over [-1, 1] (default 10)")(
+        "input", po::value(&inputs), "record files");
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    if (bins < 1 || bins > 200) return usageError("--bins: 1 to 200");
+    std::string error;
+    auto records = readRecords(inputs, error);
+    if (!records) return usageError(error);
+    const auto c = calibrate(*records, player, bins, error);
+    if (!c) return usageError(error);
+    std::cout << formatCalibration(*c);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string command = "run";
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+        command = args[0];
+        args.erase(args.begin());
+    }
+    try {
+        if (command == "run") return runCommand(args);
+        if (command == "merge") return mergeCommand(args);
+        if (command == "demo") return demoCommand(args);
+        if (command == "replay") return replayCommand(args);
+        if (command == "calibrate") return calibrateCommand(args);
+    } catch (const std::exception& e) {
+        std::cerr << "dejarik-arena: error: " << e.what() << "\n";
+        return kExitError;
+    }
+    return usageError("unknown command '" + command +
+                      "' (run, merge, demo, replay, calibrate; --help for each)");
+}

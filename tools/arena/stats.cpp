@@ -1,0 +1,290 @@
+#include "stats.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <vector>
+
+namespace dejarik::arena {
+
+namespace {
+
+// Elo per unit of normalized t: 800 / ln 10.
+const double kNormalizedScale = 800.0 / std::numbers::ln10;
+
+// Empty categories get this weight in the SPRT, as in fishtest and fastchess: without it
+// the constrained maximum-likelihood problem has no interior solution for lopsided counts.
+constexpr double kRegularization = 1e-3;
+
+template <std::size_t N>
+Interval interval(const std::array<double, N>& scores, const std::array<std::int64_t, N>& counts) {
+    Interval r;
+    std::int64_t n = 0;
+    double sum = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+        n += counts[i];
+        sum += scores[i] * static_cast<double>(counts[i]);
+    }
+    r.samples = n;
+    if (n == 0) {
+        r.low = 0;
+        r.high = 1;
+        return r;
+    }
+    r.mean = sum / static_cast<double>(n);
+    double var = 0;
+    for (std::size_t i = 0; i < N; ++i)
+        var += static_cast<double>(counts[i]) * (scores[i] - r.mean) * (scores[i] - r.mean);
+    var /= static_cast<double>(n);
+    r.stdev = std::sqrt(var);
+    const double half = kZ95 * r.stdev / std::sqrt(static_cast<double>(n));
+    r.low = std::max(0.0, r.mean - half);
+    r.high = std::min(1.0, r.mean + half);
+    return r;
+}
+
+// Finds the root of a decreasing function on the open interval (lo, hi) by bisection; the
+// function runs from +infinity at lo to -infinity at hi, so there is exactly one root.
+template <typename F>
+double decreasingRoot(F f, double lo, double hi) {
+    for (int i = 0; i < 200; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) break;
+        (f(mid) > 0 ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+template <std::size_t N>
+using Vec = std::array<double, N>;
+
+// The distribution closest (in likelihood) to the empirical `phat` whose mean is `s`
+// (Van den Bergh, "Comments on normalized Elo", proposition 1.1): p_i = phat_i / (1 +
+// theta (a_i - s)) with theta solving sum phat_i (a_i - s) / (1 + theta (a_i - s)) = 0.
+template <std::size_t N>
+Vec<N> mleWithMean(const Vec<N>& a, const Vec<N>& phat, double s) {
+    const double lo = -1.0 / (a[N - 1] - s), hi = -1.0 / (a[0] - s);
+    const double theta = decreasingRoot(
+        [&](double x) {
+            double r = 0;
+            for (std::size_t i = 0; i < N; ++i)
+                r += phat[i] * (a[i] - s) / (1 + x * (a[i] - s));
+            return r;
+        },
+        lo, hi);
+    Vec<N> p;
+    for (std::size_t i = 0; i < N; ++i)
+        p[i] = phat[i] / (1 + theta * (a[i] - s));
+    return p;
+}
+
+// The distribution closest to `phat` whose normalized score (mu - 1/2) / sigma is t (same
+// paper, section 4.1), by its fixed-point iteration.
+template <std::size_t N>
+Vec<N> mleWithNormalized(const Vec<N>& a, const Vec<N>& phat, double t) {
+    Vec<N> p;
+    p.fill(1.0 / N);
+    for (int iteration = 0; iteration < 1000; ++iteration) {
+        double mu = 0, var = 0;
+        for (std::size_t i = 0; i < N; ++i)
+            mu += p[i] * a[i];
+        for (std::size_t i = 0; i < N; ++i)
+            var += p[i] * (a[i] - mu) * (a[i] - mu);
+        const double sigma = std::sqrt(var);
+        Vec<N> phi;
+        for (std::size_t i = 0; i < N; ++i) {
+            const double z = (a[i] - mu) / sigma;
+            phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
+        }
+        const double u = *std::min_element(phi.begin(), phi.end());
+        const double v = *std::max_element(phi.begin(), phi.end());
+        const double theta = decreasingRoot(
+            [&](double x) {
+                double r = 0;
+                for (std::size_t i = 0; i < N; ++i)
+                    r += phat[i] * phi[i] / (1 + x * phi[i]);
+                return r;
+            },
+            -1.0 / v, -1.0 / u);
+        double change = 0;
+        for (std::size_t i = 0; i < N; ++i) {
+            const double next = phat[i] / (1 + theta * phi[i]);
+            change = std::max(change, std::abs(next - p[i]));
+            p[i] = next;
+        }
+        if (change < 1e-12) break;
+    }
+    return p;
+}
+
+template <std::size_t N>
+double llr(const SprtConfig& config, const Vec<N>& scores, const std::array<std::int64_t, N>& raw,
+           double normalizedScale) {
+    Vec<N> counts;
+    double total = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+        counts[i] = raw[i] == 0 ? kRegularization : static_cast<double>(raw[i]);
+        total += counts[i];
+    }
+    Vec<N> phat;
+    for (std::size_t i = 0; i < N; ++i)
+        phat[i] = counts[i] / total;
+    Vec<N> p0, p1;
+    if (config.model == EloModel::Logistic) {
+        p0 = mleWithMean(scores, phat, scoreFromElo(config.elo0));
+        p1 = mleWithMean(scores, phat, scoreFromElo(config.elo1));
+    } else {
+        p0 = mleWithNormalized(scores, phat, normalizedScale * config.elo0 / kNormalizedScale);
+        p1 = mleWithNormalized(scores, phat, normalizedScale * config.elo1 / kNormalizedScale);
+    }
+    double sum = 0;
+    for (std::size_t i = 0; i < N; ++i)
+        sum += phat[i] * (std::log(p1[i]) - std::log(p0[i]));
+    return total * sum;
+}
+
+std::optional<double> parseNumber(std::string_view s) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+std::int64_t Pentanomial::pairs() const {
+    std::int64_t n = 0;
+    for (const auto c : counts)
+        n += c;
+    return n;
+}
+
+void Pentanomial::add(double first, double second) {
+    ++counts[static_cast<std::size_t>(std::lround(2 * (first + second)))];
+}
+
+Interval scoreInterval(const Wdl& wdl) {
+    return interval<3>({0.0, 0.5, 1.0}, {wdl.losses, wdl.draws, wdl.wins});
+}
+
+Interval scoreInterval(const Pentanomial& penta) {
+    return interval<5>({0.0, 0.25, 0.5, 0.75, 1.0}, penta.counts);
+}
+
+double eloFromScore(double score) {
+    if (score <= 0) return -std::numeric_limits<double>::infinity();
+    if (score >= 1) return std::numeric_limits<double>::infinity();
+    return -400.0 * std::log10(1.0 / score - 1.0);
+}
+
+double scoreFromElo(double elo) {
+    return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0));
+}
+
+EloEstimate eloEstimate(const Interval& interval, bool pairs) {
+    EloEstimate e;
+    e.elo = eloFromScore(interval.mean);
+    e.error = (eloFromScore(interval.high) - eloFromScore(interval.low)) / 2;
+    if (interval.samples > 0 && interval.stdev > 0) {
+        const double sigma = pairs ? interval.stdev * std::numbers::sqrt2 : interval.stdev;
+        e.normalized = (interval.mean - 0.5) / sigma * kNormalizedScale;
+        const double perSample = kZ95 / std::sqrt(static_cast<double>(interval.samples));
+        e.normalizedError =
+            (pairs ? perSample / std::numbers::sqrt2 : perSample) * kNormalizedScale;
+    }
+    return e;
+}
+
+double likelihoodOfSuperiority(const Wdl& wdl) {
+    const auto decisive = static_cast<double>(wdl.wins + wdl.losses);
+    if (decisive == 0) return 0.5;
+    return 0.5 *
+           (1 + std::erf(static_cast<double>(wdl.wins - wdl.losses) / std::sqrt(2 * decisive)));
+}
+
+std::string_view eloModelName(EloModel model) {
+    return model == EloModel::Logistic ? "logistic" : "normalized";
+}
+
+double SprtConfig::lowerBound() const {
+    return std::log(beta / (1 - alpha));
+}
+
+double SprtConfig::upperBound() const {
+    return std::log((1 - beta) / alpha);
+}
+
+SprtDecision SprtConfig::decide(double llr) const {
+    if (llr >= upperBound()) return SprtDecision::AcceptH1;
+    if (llr <= lowerBound()) return SprtDecision::AcceptH0;
+    return SprtDecision::Continue;
+}
+
+std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& error) {
+    SprtConfig c;
+    std::istringstream in{std::string(text)};
+    std::string item;
+    while (in >> item) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) {
+            error = "SPRT parameter '" + item + "' is not of the form key=value";
+            return std::nullopt;
+        }
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key == "model") {
+            if (value == "logistic") {
+                c.model = EloModel::Logistic;
+            } else if (value == "normalized") {
+                c.model = EloModel::Normalized;
+            } else {
+                error = "SPRT model '" + value + "' (expected logistic or normalized)";
+                return std::nullopt;
+            }
+            continue;
+        }
+        const auto v = parseNumber(value);
+        double* field = key == "elo0"    ? &c.elo0
+                        : key == "elo1"  ? &c.elo1
+                        : key == "alpha" ? &c.alpha
+                        : key == "beta"  ? &c.beta
+                                         : nullptr;
+        if (!field) {
+            error = "unknown SPRT parameter '" + key + "' (elo0, elo1, alpha, beta, model)";
+            return std::nullopt;
+        }
+        if (!v) {
+            error = "SPRT parameter " + key + ": '" + value + "' is not a number";
+            return std::nullopt;
+        }
+        *field = *v;
+    }
+    if (c.elo0 >= c.elo1) {
+        error = "SPRT: elo0 must be less than elo1";
+        return std::nullopt;
+    }
+    if (c.alpha <= 0 || c.beta <= 0 || c.alpha + c.beta >= 1) {
+        error = "SPRT: alpha and beta must be positive with alpha + beta < 1";
+        return std::nullopt;
+    }
+    return c;
+}
+
+std::string SprtConfig::str() const {
+    std::ostringstream s;
+    s << "elo0=" << elo0 << " elo1=" << elo1 << " alpha=" << alpha << " beta=" << beta
+      << " model=" << eloModelName(model);
+    return s.str();
+}
+
+double sprtLlr(const SprtConfig& config, const Wdl& wdl) {
+    return llr<3>(config, {0.0, 0.5, 1.0}, {wdl.losses, wdl.draws, wdl.wins}, 1.0);
+}
+
+double sprtLlr(const SprtConfig& config, const Pentanomial& penta) {
+    return llr<5>(config, {0.0, 0.25, 0.5, 0.75, 1.0}, penta.counts, std::numbers::sqrt2);
+}
+
+}  // namespace dejarik::arena

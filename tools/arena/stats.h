@@ -1,0 +1,89 @@
+// Match statistics: score intervals, Elo, pentanomial (game-pair) counts and the SPRT.
+//
+// Conventions follow fastchess so numbers can be compared with it: the 95% interval is
+// mean +- 1.96 standard errors of the score; Elo is logistic, 400 log10(s / (1 - s)), with
+// the error the half-width of the interval mapped to Elo; normalized Elo is
+// (s - 0.5) / sigma * 800 / ln 10, sigma the standard deviation of one game's score (for
+// pairs: of one pair's mean score divided by sqrt 2). The SPRT is the generalized SPRT of
+// fishtest and fastchess: the log-likelihood ratio of the maximum-likelihood distributions
+// (trinomial or pentanomial) constrained to the score of elo0 and of elo1.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dejarik::arena {
+
+// Wins, draws and losses from the first engine's view.
+struct Wdl {
+    std::int64_t wins = 0;
+    std::int64_t draws = 0;
+    std::int64_t losses = 0;
+    [[nodiscard]] std::int64_t games() const { return wins + draws + losses; }
+    [[nodiscard]] double points() const { return static_cast<double>(wins) + 0.5 * draws; }
+};
+
+// Game pairs by the first engine's points over the pair: 0, 0.5, 1, 1.5, 2. A pair of one
+// win and one loss and a pair of two draws both score 1 and share counts[2].
+struct Pentanomial {
+    std::array<std::int64_t, 5> counts{};
+    [[nodiscard]] std::int64_t pairs() const;
+    // Adds the pair of the first engine's two game points (0, 0.5 or 1 each).
+    void add(double first, double second);
+};
+
+struct Interval {
+    double mean = 0.5;
+    double low = 0.5;
+    double high = 0.5;
+    double stdev = 0;  // of one sample (a game, or a pair's mean score)
+    std::int64_t samples = 0;
+};
+
+inline constexpr double kZ95 = 1.959963984540054;
+
+[[nodiscard]] Interval scoreInterval(const Wdl& wdl);
+[[nodiscard]] Interval scoreInterval(const Pentanomial& penta);
+
+// Logistic Elo of a score; +-infinity at 1 and 0.
+[[nodiscard]] double eloFromScore(double score);
+[[nodiscard]] double scoreFromElo(double elo);
+
+struct EloEstimate {
+    double elo = 0;
+    double error = 0;  // half the width of the 95% interval
+    double normalized = 0;
+    double normalizedError = 0;
+};
+[[nodiscard]] EloEstimate eloEstimate(const Interval& interval, bool pairs);
+
+// Likelihood of superiority (probability that the first engine is the stronger).
+[[nodiscard]] double likelihoodOfSuperiority(const Wdl& wdl);
+
+enum class EloModel : std::uint8_t { Logistic, Normalized };
+[[nodiscard]] std::string_view eloModelName(EloModel model);
+
+enum class SprtDecision : std::uint8_t { Continue, AcceptH0, AcceptH1 };
+
+struct SprtConfig {
+    double elo0 = 0;
+    double elo1 = 5;
+    double alpha = 0.05;
+    double beta = 0.05;
+    EloModel model = EloModel::Normalized;
+
+    [[nodiscard]] double lowerBound() const;  // log(beta / (1 - alpha))
+    [[nodiscard]] double upperBound() const;  // log((1 - beta) / alpha)
+    [[nodiscard]] SprtDecision decide(double llr) const;
+    // "elo0 elo1 alpha beta model": e.g. "0 5 0.05 0.05 normalized" (model optional).
+    [[nodiscard]] static std::optional<SprtConfig> parse(std::string_view text, std::string& error);
+    [[nodiscard]] std::string str() const;
+};
+
+[[nodiscard]] double sprtLlr(const SprtConfig& config, const Wdl& wdl);
+[[nodiscard]] double sprtLlr(const SprtConfig& config, const Pentanomial& penta);
+
+}  // namespace dejarik::arena

@@ -1,0 +1,260 @@
+#include "tournament.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "deals.h"
+
+namespace dejarik::arena {
+
+namespace {
+
+// Collects finished games from the workers: appends them to the files at once (so that an
+// interruption loses nothing finished), keeps the tally, prints progress and runs the SPRT.
+class Collector {
+  public:
+    Collector(const RunConfig& config, ResultsFile results, std::ofstream* resultsOut,
+              std::ofstream* recordsOut, std::uint64_t pairsTotal)
+        : config_(config),
+          results_(std::move(results)),
+          resultsOut_(resultsOut),
+          recordsOut_(recordsOut),
+          pairsTotal_(pairsTotal),
+          lastProgress_(Clock::now()) {}
+
+    void add(const GameLine& line, GameRecord record) {
+        const std::lock_guard lock(mutex_);
+        results_.games.push_back(line);
+        if (resultsOut_) {
+            *resultsOut_ << ResultsFile::formatGame(line);
+            resultsOut_->flush();
+        }
+        if (recordsOut_) {
+            *recordsOut_ << formatRecord(record);
+            recordsOut_->flush();
+        }
+        if (config_.keepRecords) records_.push_back(std::move(record));
+
+        if (config_.sprt && results_.encounters.size() == 1 && !sprtStop_) {
+            const double llr = sprtLlr(*config_.sprt, tally(results_)[0].penta);
+            const SprtDecision d = config_.sprt->decide(llr);
+            if (d != SprtDecision::Continue) {
+                sprtStop_ = d;
+                stopDispatch_ = true;
+            }
+        }
+        if (config_.progress && Clock::now() - lastProgress_ >= config_.progressInterval) {
+            *config_.progress << formatProgress(results_, pairsTotal_, config_.sprt) << std::endl;
+            lastProgress_ = Clock::now();
+        }
+    }
+
+    [[nodiscard]] bool stopDispatch() const { return stopDispatch_.load(); }
+
+    RunOutcome finish(bool interrupted) {
+        const std::lock_guard lock(mutex_);
+        if (config_.progress)
+            *config_.progress << formatProgress(results_, pairsTotal_, config_.sprt) << std::endl;
+        RunOutcome out;
+        out.results = results_;
+        out.interrupted = interrupted;
+        out.sprtStop = sprtStop_;
+        out.records = std::move(records_);
+        return out;
+    }
+
+  private:
+    const RunConfig& config_;
+    std::mutex mutex_;
+    ResultsFile results_;
+    std::ofstream* resultsOut_;
+    std::ofstream* recordsOut_;
+    std::uint64_t pairsTotal_;
+    Clock::time_point lastProgress_;
+    std::vector<GameRecord> records_;
+    std::optional<SprtDecision> sprtStop_;
+    std::atomic<bool> stopDispatch_{false};
+};
+
+}  // namespace
+
+ResultsFile resultsHeader(const RunConfig& config) {
+    ResultsFile r;
+    for (std::size_t i = 0; i < config.engines.size(); ++i) {
+        r.engines.push_back(config.engines[i].name);
+        r.description.push_back("engine " + std::to_string(i) + ": " +
+                                config.engines[i].describe());
+    }
+    r.encounters = scheduleEncounters(config.kind, static_cast<int>(config.engines.size()));
+    r.pairs = config.pairs;
+    r.description.push_back("rules: " + Rules(config.ruleOptions).describe());
+    r.description.push_back("tournament: " + std::string(tournamentKindName(config.kind)) + ", " +
+                            std::to_string(config.pairs) + " pairs per encounter");
+    r.description.push_back("seed: " + std::to_string(config.seed));
+    r.description.push_back("dice: " + std::string(diceModeName(config.diceMode)));
+    if (config.deals.empty()) {
+        r.description.push_back("deals: random");
+    } else {
+        std::string all;
+        for (const auto& d : config.deals)
+            all += d + "\n";
+        r.description.push_back("deals: " + std::to_string(config.deals.size()) +
+                                " from a file, hash " + fingerprintOf(all));
+    }
+    r.description.push_back("max-turns: " + std::to_string(config.referee.maxTurns));
+    std::string joined;
+    for (const auto& d : r.description)
+        joined += d + "\n";
+    r.fingerprint = fingerprintOf(joined);
+    return r;
+}
+
+std::string dealOf(const RunConfig& config, std::uint64_t round) {
+    if (!config.deals.empty()) return config.deals[round % config.deals.size()];
+    return randomDeal(config.ruleOptions.ruleset, config.seed, round);
+}
+
+std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atomic<bool>& interrupt,
+                                        std::string& error) {
+    if (config.engines.size() < 2) {
+        error = "a run needs at least two engines";
+        return std::nullopt;
+    }
+    if (config.shardCount < 1 || config.shardIndex < 0 || config.shardIndex >= config.shardCount) {
+        error = "bad shard";
+        return std::nullopt;
+    }
+    ResultsFile results = resultsHeader(config);
+    if (config.sprt && results.encounters.size() != 1) {
+        error = "the SPRT needs a match of exactly two engines";
+        return std::nullopt;
+    }
+    const Rules rules(config.ruleOptions);
+
+    // Resumption: keep the finished games, play only the missing ones.
+    std::set<std::pair<std::uint64_t, int>> done;
+    const bool exists = !config.resultsPath.empty() &&
+                        std::filesystem::exists(config.resultsPath) &&
+                        std::filesystem::file_size(config.resultsPath) > 0;
+    if (exists && !config.resume) {
+        error = "results file '" + config.resultsPath +
+                "' exists: pass --resume to continue that run, or name another file";
+        return std::nullopt;
+    }
+    if (exists) {
+        auto previous = readResultsFile(config.resultsPath, error);
+        if (!previous) return std::nullopt;
+        if (previous->fingerprint != results.fingerprint) {
+            error = "results file '" + config.resultsPath +
+                    "' belongs to a run with other settings (its 'setting' lines tell which)";
+            return std::nullopt;
+        }
+        for (const auto& g : previous->games)
+            done.emplace(g.job, g.game);
+        results.games = previous->games;
+    }
+
+    std::optional<std::ofstream> resultsOut, recordsOut;
+    if (!config.resultsPath.empty()) {
+        resultsOut.emplace(config.resultsPath, std::ios::app);
+        if (!*resultsOut) {
+            error = "cannot write '" + config.resultsPath + "'";
+            return std::nullopt;
+        }
+        if (!exists) *resultsOut << results.header() << std::flush;
+    }
+    if (!config.recordsPath.empty()) {
+        recordsOut.emplace(config.recordsPath, config.resume ? std::ios::app : std::ios::trunc);
+        if (!*recordsOut) {
+            error = "cannot write '" + config.recordsPath + "'";
+            return std::nullopt;
+        }
+    }
+
+    std::vector<Job> jobs;
+    const std::uint64_t total = config.pairs * results.encounters.size();
+    for (std::uint64_t j = 0; j < total; ++j) {
+        if (j % static_cast<std::uint64_t>(config.shardCount) !=
+            static_cast<std::uint64_t>(config.shardIndex))
+            continue;
+        if (done.contains({j, 0}) && done.contains({j, 1})) continue;
+        jobs.push_back(jobAt(j, results.encounters.size()));
+    }
+    std::uint64_t pairsInShard = 0;
+    for (std::uint64_t j = static_cast<std::uint64_t>(config.shardIndex); j < total;
+         j += static_cast<std::uint64_t>(config.shardCount))
+        ++pairsInShard;
+
+    Collector collector(config, results, resultsOut ? &*resultsOut : nullptr,
+                        recordsOut ? &*recordsOut : nullptr, pairsInShard);
+    RefereeConfig refereeConfig = config.referee;
+    refereeConfig.interrupt = &interrupt;
+    std::atomic<std::size_t> next{0};
+
+    const auto worker = [&] {
+        std::vector<std::unique_ptr<Seat>> seats(config.engines.size());
+        const auto seat = [&](int i) -> Seat* {
+            if (!seats[i])
+                seats[i] = makeSeat(config.engines[i], config.ruleAssignments, config.timeouts,
+                                    config.log, &interrupt);
+            return seats[i].get();
+        };
+        while (!interrupt.load() && !collector.stopDispatch()) {
+            const std::size_t k = next++;
+            if (k >= jobs.size()) break;
+            const Job& job = jobs[k];
+            const Encounter& enc = results.encounters[job.encounter];
+            const std::string deal = dealOf(config, job.round);
+            for (int g = 0; g < 2 && !interrupt.load(); ++g) {
+                if (done.contains({job.index, g})) continue;
+                const int p1 = g == 0 ? enc.first : enc.second;
+                const int p2 = g == 0 ? enc.second : enc.first;
+                const GameSpec spec{rules,
+                                    deal,
+                                    LuckStream(config.seed, job.round, g, config.diceMode),
+                                    {seat(p1), seat(p2)},
+                                    {config.engines[p1].control, config.engines[p2].control}};
+                auto record = playGame(spec, refereeConfig);
+                if (!record) break;
+                record->seed = config.seed;
+                record->round = job.round;
+                record->gameInPair = g;
+                record->job = job.index;
+                record->diceMode = config.diceMode;
+                const GameLine line{job.index,
+                                    g,
+                                    job.encounter,
+                                    job.round,
+                                    p1,
+                                    p2,
+                                    record->outcome,
+                                    record->termination,
+                                    record->turns,
+                                    record->events.size()};
+                config.log->debug("job {} game {}: {} vs {}: {} ({})", job.index, g + 1,
+                                  record->players[0], record->players[1],
+                                  outcomeTag(record->outcome),
+                                  terminationName(record->termination));
+                collector.add(line, std::move(*record));
+            }
+        }
+        for (auto& s : seats)
+            if (s) s->shutdown();
+    };
+
+    const int threads =
+        std::max(1, std::min<int>(config.concurrency, static_cast<int>(jobs.size())));
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+    for (auto& t : pool)
+        t.join();
+    return collector.finish(interrupt.load());
+}
+
+}  // namespace dejarik::arena
