@@ -118,14 +118,17 @@ class FaultySeat final : public Seat {
     int decisions_ = 0;
 };
 
-// The score of the first seat over `pairs` deal pairs, as pentanomial counts.
-Pentanomial playPairs(Seat& a, Seat& b, DiceMode mode, int pairs) {
+// The score of the first seat over `pairs` deal pairs, as pentanomial counts, and each
+// pair's score and luck.
+Pentanomial playPairs(Seat& a, Seat& b, DiceMode mode, int pairs,
+                      std::vector<PairSample>* samples = nullptr) {
     const Rules rules = Rules::preset(Ruleset::Kelly);
     Pentanomial p;
     RefereeConfig config;
     for (int r = 0; r < pairs; ++r) {
         const std::string deal = randomDeal(Ruleset::Kelly, 9, r);
         std::array<double, 2> points{};
+        std::array<Luck, 2> luck{};
         for (int g = 0; g < 2; ++g) {
             Seat* one = g == 0 ? &a : &b;
             Seat* two = g == 0 ? &b : &a;
@@ -133,8 +136,13 @@ Pentanomial playPairs(Seat& a, Seat& b, DiceMode mode, int pairs) {
             const auto record = playGame(spec, config);
             REQUIRE(record);
             points[g] = pointsFor(record->outcome, g == 0 ? Player::One : Player::Two);
+            luck[g] = record->luck;
         }
         p.add(points[0], points[1]);
+        if (samples)
+            samples->push_back({(points[0] + points[1]) / 2,
+                                (luck[0].attackPoints() - luck[1].attackPoints()) / 2,
+                                (luck[0].showdownPoints() - luck[1].showdownPoints()) / 2});
     }
     return p;
 }
@@ -189,11 +197,16 @@ TEST_SUITE("arena-unit") {
         // Players that share most decisions and drift apart now and then.
         DriftingGreedy a("a", 11, 64), b("b", 22, 64);
         constexpr int kPairs = 300;
-        const Interval dup = scoreInterval(playPairs(a, b, DiceMode::Duplicate, kPairs));
+        std::vector<PairSample> samples;
+        const Interval dup = scoreInterval(playPairs(a, b, DiceMode::Duplicate, kPairs, &samples));
         const Interval ind = scoreInterval(playPairs(a, b, DiceMode::Independent, kPairs));
-        MESSAGE("drifting greedy, ", kPairs, " pairs: pair-score sd duplicate ", dup.stdev,
-                ", independent ", ind.stdev);
+        const LuckAdjusted adjusted = luckAdjusted(samples);
+        MESSAGE("drifting greedy, ", kPairs, " pairs: pair-score sd independent ", ind.stdev,
+                ", duplicate ", dup.stdev, ", duplicate and luck-adjusted ",
+                adjusted.interval.stdev);
         CHECK(dup.stdev < 0.9 * ind.stdev);
+        CHECK(adjusted.interval.stdev < 0.9 * dup.stdev);
+        CHECK(adjusted.interval.mean == doctest::Approx(dup.mean).epsilon(0.1));
     }
 
     TEST_CASE("the referee forfeits faulty players with the right termination") {

@@ -58,6 +58,35 @@ TEST_SUITE("arena-unit") {
         CHECK(likelihoodOfSuperiority(Wdl{60, 0, 40}) == doctest::Approx(0.977250).epsilon(1e-5));
     }
 
+    TEST_CASE("luck adjustment removes the variance the luck explains") {
+        // score = 0.5 + 0.02 * luck + noise: the fit finds 0.02 and leaves only the noise.
+        std::vector<PairSample> pairs;
+        for (int i = 0; i < 200; ++i) {
+            const double luck = ((i * 37) % 21 - 10) / 2.0;   // -5 .. 5, mean 0
+            const double noise = ((i * 11) % 5 - 2) / 100.0;  // -0.02 .. 0.02
+            pairs.push_back({0.5 + 0.02 * luck + noise, luck, 0});
+        }
+        const LuckAdjusted a = luckAdjusted(pairs);
+        CHECK(a.coefficients[0] == doctest::Approx(0.02).epsilon(0.05));
+        CHECK(a.coefficients[1] == 0);  // showdown luck never varies: left out
+        CHECK(a.varianceRatio < 0.1);
+        double mean = 0;
+        for (const auto& p : pairs)
+            mean += p.score;
+        mean /= static_cast<double>(pairs.size());
+        double meanLuck = 0;
+        for (const auto& p : pairs)
+            meanLuck += p.attackLuck;
+        meanLuck /= static_cast<double>(pairs.size());
+        CHECK(a.interval.mean == doctest::Approx(mean - a.coefficients[0] * meanLuck));
+        // Without luck, nothing changes.
+        for (auto& p : pairs)
+            p.attackLuck = 0;
+        const LuckAdjusted none = luckAdjusted(pairs);
+        CHECK(none.interval.mean == doctest::Approx(mean));
+        CHECK(none.varianceRatio == doctest::Approx(1.0));
+    }
+
     TEST_CASE("SPRT bounds and decisions") {
         SprtConfig c;
         c.alpha = c.beta = 0.05;

@@ -1,5 +1,7 @@
 #include "game.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -190,6 +192,36 @@ DecisionInfo DecisionInfo::parse(std::string_view comment) {
     return info;
 }
 
+std::string Luck::str() const {
+    return "attacks=" + fmt::format("{:+.4f}", attackPoints()) +
+           " showdown=" + fmt::format("{:+.4f}", showdownPoints());
+}
+
+std::optional<Luck> Luck::parse(std::string_view text) {
+    Luck luck;
+    int found = 0;
+    for (const auto& item : words(text)) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) return std::nullopt;
+        const std::string key = item.substr(0, eq);
+        std::string value = item.substr(eq + 1);
+        if (!value.empty() && value[0] == '+') value.erase(0, 1);
+        double v = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+        if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
+        if (key == "attacks") {
+            luck.attacks = units(v);
+        } else if (key == "showdown") {
+            luck.showdown = units(v);
+        } else {
+            return std::nullopt;
+        }
+        ++found;
+    }
+    if (found != 2) return std::nullopt;
+    return luck;
+}
+
 std::string GameRecord::moves() const {
     std::string s;
     for (const auto& e : events) {
@@ -217,6 +249,7 @@ std::string formatRecord(const GameRecord& r) {
     tag("Termination", terminationName(r.termination));
     if (!r.detail.empty()) tag("Detail", r.detail);
     tag("Turns", std::to_string(r.turns));
+    tag("Luck", r.luck.str());
     tag("Final", r.finalDfen);
     out << '\n';
 
@@ -341,6 +374,10 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 r.detail = value;
             } else if (key == "Turns") {
                 r.turns = parseUnsigned<std::uint32_t>(value).value_or(0);
+            } else if (key == "Luck") {
+                const auto luck = Luck::parse(value);
+                if (!luck) return fail("Luck tag '" + value + "'");
+                r.luck = *luck;
             } else if (key == "Final") {
                 r.finalDfen = value;
             }

@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -99,6 +100,21 @@ class Seat {
     virtual void shutdown() = 0;
 };
 
+// Player 1's luck in a game, in units of 1/10000 so that files hold it exactly: the luck
+// of player 1's attacks minus that of player 2's (attackLuck, in material points), and the
+// showdown's result for player 1 (+1, -1) minus its expectation.
+struct Luck {
+    std::int64_t attacks = 0;
+    std::int64_t showdown = 0;
+    static constexpr double kUnit = 1e-4;
+    [[nodiscard]] static std::int64_t units(double v) { return std::llround(v / kUnit); }
+    [[nodiscard]] double attackPoints() const { return static_cast<double>(attacks) * kUnit; }
+    [[nodiscard]] double showdownPoints() const { return static_cast<double>(showdown) * kUnit; }
+    [[nodiscard]] std::string str() const;  // "attacks=+3.2500 showdown=-0.3200"
+    [[nodiscard]] static std::optional<Luck> parse(std::string_view text);
+    bool operator==(const Luck&) const = default;
+};
+
 struct RecordedEvent {
     std::string token;
     std::string comment;  // without braces; empty for none
@@ -123,6 +139,7 @@ struct GameRecord {
     std::uint32_t turns = 0;
     std::vector<RecordedEvent> events;
     std::string closingComment;  // the showdown's dice, when there was one
+    Luck luck;
 
     // The space-separated event tokens, as `position dfen <deal> moves ...` takes them.
     [[nodiscard]] std::string moves() const;

@@ -253,6 +253,38 @@ std::uint64_t LuckStream::showdownWord(std::uint64_t round, std::uint64_t die) c
     return mixKey(mixKey(showdownKey_, round), die);
 }
 
+std::array<double, 4> outcomeMaterial(const Position& pos) {
+    const Rules& rules = pos.rules();
+    const Cell from = pos.pendingFrom(), to = pos.pendingTo();
+    const auto worth = [&](Cell c) {
+        const Ratings& r = rules.ratings(pos.at(c).creature());
+        return static_cast<double>(r.attack + r.defence);
+    };
+    const bool defenderBoxed = (board::adjacent(to) & pos.emptyCells()).empty();
+    const bool attackerBoxed = (board::adjacent(from) & pos.emptyCells()).empty();
+    const BlockedPush policy = rules.blockedPush();
+    std::array<double, 4> value{};
+    value[static_cast<int>(Outcome::Kill)] = worth(to);
+    value[static_cast<int>(Outcome::CounterKill)] = -worth(from);
+    if (defenderBoxed && policy != BlockedPush::Stay)
+        value[static_cast<int>(Outcome::Push)] = worth(to);
+    if (attackerBoxed && policy == BlockedPush::Kill)
+        value[static_cast<int>(Outcome::CounterPush)] = -worth(from);
+    return value;
+}
+
+double attackLuck(const Position& pos, Outcome outcome) {
+    const auto value = outcomeMaterial(pos);
+    const auto& p =
+        pos.rules()
+            .combat(pos.at(pos.pendingFrom()).creature(), pos.at(pos.pendingTo()).creature())
+            .probability;
+    double expected = 0;
+    for (int o = 0; o < 4; ++o)
+        expected += p[o] * value[o];
+    return value[static_cast<int>(outcome)] - expected;
+}
+
 ShowdownRoll rollShowdown(const Rules& rules, Creature p1, Creature p2, const LuckStream& luck) {
     const auto best = [&](Creature c) {
         return std::max(rules.ratings(c).attack, rules.ratings(c).defence);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dice.h"
+#include "position.h"
 #include "rules.h"
 
 namespace dejarik::arena {
@@ -95,6 +96,14 @@ class LuckStream {
     std::uint64_t attackKey_;
     std::uint64_t showdownKey_;
 };
+
+// The material the attacking player gains by each outcome of the pending attack of `pos`
+// (an outcome is due), a piece being worth the sum of its attack and defence ratings;
+// pushes are worth nothing unless the pushed piece is boxed in and BlockedPush kills it.
+// The luck of an outcome is its value minus the expected value: zero on average, whatever
+// the players do, which is what makes it a control variate (tournament statistics).
+[[nodiscard]] std::array<double, 4> outcomeMaterial(const Position& pos);
+[[nodiscard]] double attackLuck(const Position& pos, Outcome outcome);
 
 // A showdown played out with real dice (RULES §8.2).
 struct ShowdownRoll {

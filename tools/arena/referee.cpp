@@ -65,6 +65,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
     };
 
     std::array<std::uint64_t, 2> attacks{};  // per attacking player
+    double attackLuck1 = 0;                  // player 1's luck, in material points
     while (!decided && !pos.isOver()) {
         if (interrupted()) return std::nullopt;
 
@@ -75,6 +76,8 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
                            spec.rules.ratings(defender.creature()).defence,
                            spec.luck.attack(pos.sideToMove(), attacks[index(pos.sideToMove())]++));
             const Position before = pos;
+            const double luck = attackLuck(pos, roll.outcome);
+            attackLuck1 += pos.sideToMove() == Player::One ? luck : -luck;
             // A rolled outcome always has a non-zero probability, so it is legal here.
             pos.apply(Event::outcome(roll.outcome));
             append(before, Event::outcome(roll.outcome),
@@ -172,6 +175,10 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
                 const Creature c2 = pos.at(pos.pieces(Player::Two).first()).creature();
                 const ShowdownRoll roll = rollShowdown(spec.rules, c1, c2, spec.luck);
                 record.closingComment = roll.comment;
+                const auto& odds = spec.rules.showdown(c1, c2);
+                const double expected = odds.p1Wins - odds.p2Wins;
+                const double result = !roll.winner ? 0.0 : *roll.winner == Player::One ? 1.0 : -1.0;
+                record.luck.showdown = Luck::units(result - expected);
                 if (roll.winner) {
                     record.outcome = *roll.winner == Player::One ? GameOutcome::Player1Wins
                                                                  : GameOutcome::Player2Wins;
@@ -186,6 +193,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
                 break;
         }
     }
+    record.luck.attacks = Luck::units(attackLuck1);
     if (pos.phase() == Phase::Decision) record.finalDfen = pos.dfen();
     const bool midTurn = pos.phase() != Phase::Decision || pos.actionsLeft() != 2;
     record.turns = pos.turn() - start->turn() + (midTurn ? 1 : 0);

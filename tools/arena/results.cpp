@@ -92,9 +92,10 @@ std::string ResultsFile::header() const {
 std::string ResultsFile::formatGame(const GameLine& g) {
     return fmt::format(
         "game job={} round={} game={} encounter={} p1={} p2={} result={} termination={} "
-        "turns={} events={}\n",
+        "turns={} events={} attack-luck={:+.4f} showdown-luck={:+.4f}\n",
         g.job, g.round + 1, g.game + 1, g.encounter, g.player1, g.player2, outcomeTag(g.outcome),
-        terminationName(g.termination), g.turns, g.events);
+        terminationName(g.termination), g.turns, g.events, g.luck.attackPoints(),
+        g.luck.showdownPoints());
 }
 
 std::optional<ResultsFile> parseResults(std::string_view text, std::string& error) {
@@ -182,6 +183,14 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                     const auto v = number<std::uint32_t>(value);
                     ok = v.has_value();
                     g.turns = v.value_or(0);
+                } else if (key == "attack-luck" || key == "showdown-luck") {
+                    const auto luck = Luck::parse(
+                        (key == "attack-luck" ? "attacks=" : "showdown=") + std::string(value) +
+                        (key == "attack-luck" ? " showdown=0" : " attacks=0"));
+                    ok = luck.has_value();
+                    if (luck)
+                        (key == "attack-luck" ? g.luck.attacks : g.luck.showdown) =
+                            key == "attack-luck" ? luck->attacks : luck->showdown;
                 } else if (key == "events") {
                     const auto v = number<std::uint64_t>(value);
                     ok = v.has_value();
@@ -258,6 +267,7 @@ std::vector<EncounterStats> tally(const ResultsFile& results) {
     struct PairPoints {
         int encounter = 0;
         std::array<std::optional<double>, 2> points;
+        std::array<Luck, 2> luck;  // player 1's, per game
     };
     std::map<std::uint64_t, PairPoints> pairs;
     for (const auto& g : results.games) {
@@ -278,10 +288,17 @@ std::vector<EncounterStats> tally(const ResultsFile& results) {
         auto& pair = pairs[g.job];
         pair.encounter = g.encounter;
         pair.points[g.game] = points;
+        pair.luck[g.game] = g.luck;
     }
-    for (const auto& [job, pair] : pairs)
-        if (pair.points[0] && pair.points[1])
-            stats[pair.encounter].penta.add(*pair.points[0], *pair.points[1]);
+    for (const auto& [job, pair] : pairs) {
+        if (!pair.points[0] || !pair.points[1]) continue;
+        auto& s = stats[pair.encounter];
+        s.penta.add(*pair.points[0], *pair.points[1]);
+        // The first engine is player 1 in game 1 and player 2 in game 2.
+        s.pairs.push_back({(*pair.points[0] + *pair.points[1]) / 2,
+                           (pair.luck[0].attackPoints() - pair.luck[1].attackPoints()) / 2,
+                           (pair.luck[0].showdownPoints() - pair.luck[1].showdownPoints()) / 2});
+    }
     return stats;
 }
 
@@ -319,6 +336,19 @@ std::string formatTable(const ResultsFile& results, const std::optional<SprtConf
         perEngine[enc.second].wins += s.wdl.losses;
         perEngine[enc.second].draws += s.wdl.draws;
         perEngine[enc.second].losses += s.wdl.wins;
+    }
+    out += "\nluck-adjusted (control variates: the dice's luck of each pair, see docs/arena.md):\n";
+    for (std::size_t e = 0; e < stats.size(); ++e) {
+        const auto& s = stats[e];
+        const Encounter& enc = results.encounters[e];
+        const LuckAdjusted adj = luckAdjusted(s.pairs);
+        if (s.pairs.size() < 3) continue;
+        const EloEstimate elo = eloEstimate(adj.interval, true);
+        out +=
+            fmt::format("  {:<30} score {:.3f} [{:.3f}, {:.3f}]  Elo {} ± {}  variance x{:.2f}\n",
+                        results.engines[enc.first] + " vs " + results.engines[enc.second],
+                        adj.interval.mean, adj.interval.low, adj.interval.high,
+                        signedNumber(elo.elo, 1), plusMinus(elo.error, 1), adj.varianceRatio);
     }
     if (results.encounters.size() > 1) {
         out += "\nstandings (score against all opponents):\n";

@@ -47,6 +47,7 @@ struct GameLine {
     Termination termination = Termination::QuietDraw;
     std::uint32_t turns = 0;
     std::uint64_t events = 0;
+    Luck luck;  // player 1's
     bool operator==(const GameLine&) const = default;
 };
 
@@ -75,6 +76,7 @@ struct EncounterStats {
     Pentanomial penta;  // complete pairs only
     std::map<Termination, std::int64_t> terminations;
     std::map<int, std::int64_t> faults;  // engine index -> games it lost by a fault
+    std::vector<PairSample> pairs;       // complete pairs, for the luck-adjusted score
 };
 [[nodiscard]] std::vector<EncounterStats> tally(const ResultsFile& results);
 

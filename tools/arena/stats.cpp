@@ -198,6 +198,67 @@ EloEstimate eloEstimate(const Interval& interval, bool pairs) {
     return e;
 }
 
+LuckAdjusted luckAdjusted(const std::vector<PairSample>& pairs) {
+    LuckAdjusted r;
+    const auto n = static_cast<double>(pairs.size());
+    r.interval.samples = static_cast<std::int64_t>(pairs.size());
+    if (pairs.size() < 2) {
+        r.interval.low = 0;
+        r.interval.high = 1;
+        if (!pairs.empty()) r.interval.mean = r.interval.low = r.interval.high = pairs[0].score;
+        return r;
+    }
+    double my = 0, m1 = 0, m2 = 0;
+    for (const auto& p : pairs) {
+        my += p.score;
+        m1 += p.attackLuck;
+        m2 += p.showdownLuck;
+    }
+    my /= n;
+    m1 /= n;
+    m2 /= n;
+    // Centred second moments.
+    double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0, syy = 0;
+    for (const auto& p : pairs) {
+        const double x1 = p.attackLuck - m1, x2 = p.showdownLuck - m2, y = p.score - my;
+        s11 += x1 * x1;
+        s12 += x1 * x2;
+        s22 += x2 * x2;
+        s1y += x1 * y;
+        s2y += x2 * y;
+        syy += y * y;
+    }
+    // Least squares for y ~ b1 x1 + b2 x2; a variate that never varies (no showdown in
+    // any pair, say) is left out.
+    constexpr double kTiny = 1e-12;
+    double b1 = 0, b2 = 0;
+    const double det = s11 * s22 - s12 * s12;
+    if (s11 > kTiny && s22 > kTiny && det > kTiny * s11 * s22) {
+        b1 = (s22 * s1y - s12 * s2y) / det;
+        b2 = (s11 * s2y - s12 * s1y) / det;
+    } else if (s11 > kTiny) {
+        b1 = s1y / s11;
+    } else if (s22 > kTiny) {
+        b2 = s2y / s22;
+    }
+    r.coefficients = {b1, b2};
+    // The known expectation of the luck is zero, so the correction is -b . (mean luck).
+    r.interval.mean = my - b1 * m1 - b2 * m2;
+    double residual = 0;
+    for (const auto& p : pairs) {
+        const double e = (p.score - my) - b1 * (p.attackLuck - m1) - b2 * (p.showdownLuck - m2);
+        residual += e * e;
+    }
+    // Two fitted coefficients cost two degrees of freedom.
+    const double dof = std::max(1.0, n - 1 - (b1 != 0) - (b2 != 0));
+    r.interval.stdev = std::sqrt(residual / dof);
+    r.varianceRatio = syy > 0 ? (residual / dof) / (syy / (n - 1)) : 1;
+    const double half = kZ95 * r.interval.stdev / std::sqrt(n);
+    r.interval.low = std::max(0.0, r.interval.mean - half);
+    r.interval.high = std::min(1.0, r.interval.mean + half);
+    return r;
+}
+
 double likelihoodOfSuperiority(const Wdl& wdl) {
     const auto decisive = static_cast<double>(wdl.wins + wdl.losses);
     if (decisive == 0) return 0.5;

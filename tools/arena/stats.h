@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dejarik::arena {
 
@@ -62,6 +63,26 @@ struct EloEstimate {
 
 // Likelihood of superiority (probability that the first engine is the stronger).
 [[nodiscard]] double likelihoodOfSuperiority(const Wdl& wdl);
+
+// A complete pair: the first engine's mean score over the two games and its luck in them
+// (the mean of its luck as player 1 in game 1 and as player 2 in game 2).
+struct PairSample {
+    double score = 0.5;
+    double attackLuck = 0;    // material points
+    double showdownLuck = 0;  // result points
+};
+
+// The score corrected for luck with control variates (the variance reduction of GNU
+// Backgammon's rollouts and luck analysis, with the dice's luck measured exactly): the
+// luck has expectation zero whatever the players do, so score - b . luck has the same
+// expectation as the score for any b; b is the least-squares fit over the pairs, which
+// removes the part of the score's variance that the luck explains.
+struct LuckAdjusted {
+    Interval interval;         // of the adjusted mean pair score, stdev per pair
+    double varianceRatio = 1;  // adjusted variance / plain variance
+    std::array<double, 2> coefficients{};
+};
+[[nodiscard]] LuckAdjusted luckAdjusted(const std::vector<PairSample>& pairs);
 
 enum class EloModel : std::uint8_t { Logistic, Normalized };
 [[nodiscard]] std::string_view eloModelName(EloModel model);

@@ -235,7 +235,8 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
                                     record->outcome,
                                     record->termination,
                                     record->turns,
-                                    record->events.size()};
+                                    record->events.size(),
+                                    record->luck};
                 config.log->debug("job {} game {}: {} vs {}: {} ({})", job.index, g + 1,
                                   record->players[0], record->players[1],
                                   outcomeTag(record->outcome),
