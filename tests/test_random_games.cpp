@@ -42,7 +42,7 @@ namespace {
 #endif
 #endif
 #if defined(DEJARIK_SANITIZED)
-constexpr int kGames = 250;
+constexpr int kGames = 500;
 #else
 constexpr int kGames = 2000;
 #endif
