@@ -202,7 +202,18 @@ std::optional<int> EngineProcess::waitExit(std::chrono::milliseconds timeout) {
 }
 
 const std::string& EngineProcess::stderrText() {
-    pump(Clock::now());
+    // Everything already written, without waiting for more.
+    while (errFd_ >= 0) {
+        char buf[65536];
+        const ssize_t r = ::read(errFd_, buf, sizeof buf);
+        if (r > 0) {
+            errBuffer_.append(buf, static_cast<std::size_t>(r));
+        } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+            closeFd(errFd_);
+        } else if (errno == EAGAIN) {
+            break;
+        }
+    }
     return errBuffer_;
 }
 

@@ -23,6 +23,8 @@ template <class... Ts>
 struct Overloaded : Ts... {
     using Ts::operator()...;
 };
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 std::string signedFixed(double v, int places) {
     char buf[48];
@@ -51,18 +53,31 @@ Engine::Engine(Output& out)
     : out_(out),
       rules_(std::make_unique<const Rules>(ruleOptions_)),
       pos_(Position::startpos(*rules_)),
-      decisionDfen_(pos_.dfen()) {
-    searcher_.setOptions(searchOptions_);
-}
+      decisionDfen_(pos_.dfen()),
+      searcherBuild_(
+          std::async(std::launch::async, [] { return std::make_unique<search::Searcher>(); })) {}
 
 Engine::~Engine() {
     shutdown();
 }
 
 void Engine::shutdown() {
-    searcher_.stop();
+    if (!searcher_) return;  // no search was ever started
+    searcher_->stop();
     waitForBestmove();
-    searcher_.wait();
+    searcher_->wait();
+}
+
+search::Searcher& Engine::searcher() {
+    if (!searcher_) {
+        searcher_ = searcherBuild_.get();
+        searcher_->setOptions(searchOptions_);
+    }
+    return *searcher_;
+}
+
+void Engine::waitForSearchThread() {
+    if (searcher_) searcher_->wait();
 }
 
 bool Engine::searching() {
@@ -97,7 +112,12 @@ bool Engine::handle(std::string_view line) {
     std::visit(Overloaded{
                    [](const Empty&) {},
                    [this](const Dei&) { onDei(); },
-                   [this](const IsReady&) { out_.line("readyok"); },
+                   [this, busy](const IsReady&) {
+                       // Ready means ready to search: the first isready waits for the
+                       // searcher to be built (mid-search it exists already).
+                       if (!busy) (void)searcher();
+                       out_.line("readyok");
+                   },
                    [this](const NewGame&) { onNewGame(); },
                    [this](const Stop&) { onStop(); },
                    [&keepGoing](const Quit&) { keepGoing = false; },
@@ -135,8 +155,8 @@ void Engine::onSetOption(const SetOption& cmd) {
             out_.error("setoption: option " + name + " is a button and takes no value");
             return;
         }
-        searcher_.wait();
-        searcher_.clearHash();
+        searcher().wait();
+        searcher().clearHash();
         return;
     }
     if (!cmd.value) {
@@ -177,14 +197,14 @@ void Engine::onSetOption(const SetOption& cmd) {
     if (name == "Hash") next.hashMiB = static_cast<int>(*value);
     if (name == "Threads") next.threads = static_cast<int>(*value);
     if (name == "MultiPV") next.multiPv = static_cast<int>(*value);
-    searcher_.wait();
+    searcher().wait();
     try {
-        searcher_.setOptions(next);
+        searcher().setOptions(next);
         searchOptions_ = next;
     } catch (const std::bad_alloc&) {
         out_.error("setoption: cannot allocate " + std::to_string(next.hashMiB) +
                    " MiB of hash; the options stay as they were");
-        searcher_.setOptions(searchOptions_);
+        searcher().setOptions(searchOptions_);
     }
 }
 
@@ -194,7 +214,7 @@ void Engine::setRuleOption(std::string_view name, std::string_view value) {
         out_.error("setoption: " + *err);
         return;
     }
-    searcher_.wait();
+    waitForSearchThread();
     auto rules = std::make_unique<const Rules>(next);
     pos_ = Position::startpos(*rules);
     rules_ = std::move(rules);
@@ -205,8 +225,8 @@ void Engine::setRuleOption(std::string_view name, std::string_view value) {
 }
 
 void Engine::onNewGame() {
-    searcher_.wait();
-    searcher_.clearHash();
+    searcher().wait();
+    searcher().clearHash();
     rng_ = seed_;
 }
 
@@ -242,7 +262,7 @@ void Engine::onPosition(const SetPosition& cmd) {
             since.clear();
         }
     }
-    searcher_.wait();
+    waitForSearchThread();
     pos_ = pos;
     decisionDfen_ = std::move(dfen);
     eventsSinceDecision_ = std::move(since);
@@ -273,7 +293,7 @@ void Engine::onGo(const Go& cmd) {
     limits.incMs = {cmd.inc1Ms.value_or(0), cmd.inc2Ms.value_or(0)};
     limits.infinite = cmd.infinite || !cmd.hasLimit();
 
-    searcher_.wait();
+    searcher().wait();
     {
         const std::lock_guard lock(sessionMutex_);
         searching_ = true;
@@ -320,7 +340,7 @@ void Engine::onGo(const Go& cmd) {
         });
         sessionEnded_.notify_all();
     };
-    searcher_.start(pos_, limits, std::move(onInfo), std::move(onDone));
+    searcher().start(pos_, limits, std::move(onInfo), std::move(onDone));
 }
 
 void Engine::goWithoutSearch() {
@@ -351,7 +371,8 @@ void Engine::onGoPerft(const GoPerft& cmd) {
 }
 
 void Engine::onStop() {
-    searcher_.stop();
+    if (!searcher_) return;
+    searcher_->stop();
     // The next command is read only after the bestmove is out (PROTOCOL.md `stop`).
     waitForBestmove();
 }

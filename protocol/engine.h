@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,6 +57,9 @@ class Engine {
     void setRuleOption(std::string_view name, std::string_view value);
     [[nodiscard]] bool searching();
     void waitForBestmove();
+    [[nodiscard]] search::Searcher& searcher();
+    // Returns once no search thread reads the position or the rules any more.
+    void waitForSearchThread();
 
     Output& out_;
 
@@ -79,9 +83,12 @@ class Engine {
     bool searching_ = false;
     search::Info lastInfo_;
 
+    // The searcher is built on a helper thread at startup, because allocating its hash table
+    // takes longer than a GUI should wait for `deiok`; the commands that need it wait for it.
+    std::future<std::unique_ptr<search::Searcher>> searcherBuild_;
     // Last: destroyed first, so its destructor stops and joins the search thread while
     // everything the callbacks touch still exists.
-    search::Searcher searcher_;
+    std::unique_ptr<search::Searcher> searcher_;
 };
 
 }  // namespace dejarik::protocol

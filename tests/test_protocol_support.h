@@ -67,6 +67,17 @@ class Engine {
         REQUIRE_MESSAGE(process_, error);
     }
 
+    // Ends the engine (end of input) and fails the test if a sanitizer reported anything.
+    ~Engine() {
+        process_->closeInput();
+        (void)process_->waitExit(kLiveness);
+        const std::string& err = process_->stderrText();
+        CHECK_MESSAGE(err.find("Sanitizer") == std::string::npos, err);
+        CHECK_MESSAGE(err.find("runtime error") == std::string::npos, err);
+    }
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
     protocol::EngineProcess& process() { return *process_; }
 
     void send(const std::string& line) { REQUIRE(process_->send(line)); }

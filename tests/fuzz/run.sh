@@ -11,7 +11,8 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DDEJARIK_FUZZ=ON -DDEJARI
   -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
   > "$build.cmake.log"
-cmake --build "$build" --target fuzz-line fuzz-dfen -j2 > "$build.build.log"
+cmake --build "$build" --target fuzz-line fuzz-dfen -j2 > "$build.build.log" 2>&1 ||
+  { tail -n 30 "$build.build.log"; exit 1; }
 
 corpus=$build/corpus
 mkdir -p "$corpus/line" "$corpus/dfen"
@@ -31,6 +32,11 @@ printf '\x04./Sn........../.....H..t... 1 2 78 79|b1-b12' > "$corpus/dfen/5"
 
 for target in line dfen; do
   echo "== fuzz-$target for ${seconds}s"
-  "$build/fuzz-$target" -max_total_time="$seconds" -max_len=512 -print_final_stats=1 \
-    "$corpus/$target" 2>&1 | tail -n 20
+  "$build/tests/fuzz-$target" -max_total_time="$seconds" -max_len=512 -print_final_stats=1 \
+    "$corpus/$target" > "$build/fuzz-$target.log" 2>&1 || status=$?
+  grep -v -e '# Uses:' -e 'recommended dictionary' "$build/fuzz-$target.log" | tail -n 12
+  if [[ ${status:-0} != 0 ]]; then
+    echo "fuzz-$target found a problem (exit ${status}); the reproducer is in the current directory"
+    exit 1
+  fi
 done
