@@ -337,19 +337,25 @@ std::string formatTable(const ResultsFile& results, const std::optional<SprtConf
         perEngine[enc.second].draws += s.wdl.draws;
         perEngine[enc.second].losses += s.wdl.wins;
     }
-    out += "\nluck-adjusted (control variates: the dice's luck of each pair, see docs/arena.md):\n";
+    // The fit of two coefficients needs enough pairs to mean anything.
+    constexpr std::size_t kMinimumPairs = 30;
+    std::string adjusted;
     for (std::size_t e = 0; e < stats.size(); ++e) {
         const auto& s = stats[e];
+        if (s.pairs.size() < kMinimumPairs) continue;
         const Encounter& enc = results.encounters[e];
         const LuckAdjusted adj = luckAdjusted(s.pairs);
-        if (s.pairs.size() < 3) continue;
         const EloEstimate elo = eloEstimate(adj.interval, true);
-        out +=
-            fmt::format("  {:<30} score {:.3f} [{:.3f}, {:.3f}]  Elo {} ± {}  variance x{:.2f}\n",
-                        results.engines[enc.first] + " vs " + results.engines[enc.second],
-                        adj.interval.mean, adj.interval.low, adj.interval.high,
-                        signedNumber(elo.elo, 1), plusMinus(elo.error, 1), adj.varianceRatio);
+        adjusted += fmt::format(
+            "  {:<30} score {:.3f} [{:.3f}, {:.3f}]  Elo {} ± {}  pair sd {:.3f} -> {:.3f}\n",
+            results.engines[enc.first] + " vs " + results.engines[enc.second], adj.interval.mean,
+            adj.interval.low, adj.interval.high, signedNumber(elo.elo, 1), plusMinus(elo.error, 1),
+            scoreInterval(s.penta).stdev, adj.interval.stdev);
     }
+    if (!adjusted.empty())
+        out +=
+            "\nluck-adjusted (the dice's luck of each pair as control variates, docs/arena.md):\n" +
+            adjusted;
     if (results.encounters.size() > 1) {
         out += "\nstandings (score against all opponents):\n";
         std::vector<std::size_t> order(results.engines.size());
