@@ -37,4 +37,9 @@ struct Breakdown {
 // position (material, quiet counter near the draw).
 [[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value);
 
+// The material model behind evaluate() (docs/eval.md): player 1's chance to win a war of
+// attrition between the pieces on the board, from the exact combat and showdown odds,
+// computed afresh (evaluate() reads it from a table). 1 or 0 when a side has no pieces.
+[[nodiscard]] double attritionWin(const Position& pos);
+
 }  // namespace dejarik::eval

@@ -1,0 +1,461 @@
+// The evaluator (eval/eval.h): bounds, the symmetries of the game, the breakdown, material,
+// the quiet counter, CentreWin holds, the pending attack, placements and wdl, on positions
+// of seeded random games of every ruleset at every phase.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eval/eval.h"
+#include "movegen.h"
+#include "random_positions.h"
+#include "symmetry.h"
+
+using namespace dejarik;
+
+// Heap allocations made by this program, so that evaluate() can be shown to make none. The
+// replacements pair malloc with free; GCC cannot see that they replace the library's pair.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+namespace {
+std::atomic<long> gAllocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+    ++gAllocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+    return operator new(size);
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+namespace {
+
+struct Variant {
+    const char* name;
+    std::vector<const char*> options;  // Name=Value, the first sets the ruleset
+    const char* start;                 // nullptr: the ruleset's startpos
+};
+
+// Every ruleset, some options on top, and a custom army with creatures twice (which the
+// evaluator cannot read from its table).
+const std::vector<Variant> kVariants = {
+    {"kelly", {"Ruleset=kelly"}, nullptr},
+    {"dalsian-classic", {"Ruleset=dalsian-classic"}, nullptr},
+    {"dalsian", {"Ruleset=dalsian"}, nullptr},
+    {"holochess", {"Ruleset=holochess"}, nullptr},
+    {"kelly king", {"Ruleset=kelly", "KingOfTheCentre=true"}, nullptr},
+    {"kelly death push", {"Ruleset=kelly", "BlockedPush=kill-on-push"}, nullptr},
+    {"holochess pools", {"Ruleset=holochess", "Dice=pools"}, nullptr},
+    {"kelly twins", {"Ruleset=kelly"}, "./............/.SSLL..llss. 1 2 0 1"},
+};
+
+const std::vector<Rules>& allRules() {
+    static const std::vector<Rules> rules = [] {
+        std::vector<Rules> out;
+        for (const Variant& v : kVariants) {
+            RuleOptions o;
+            for (const char* assignment : v.options)
+                REQUIRE_FALSE(o.setAssignment(assignment));
+            out.emplace_back(o);
+        }
+        return out;
+    }();
+    return rules;
+}
+
+const Rules& preset(Ruleset r) {
+    return allRules()[static_cast<std::size_t>(r)];
+}
+
+Position start(std::size_t variant) {
+    const Rules& rules = allRules()[variant];
+    if (!kVariants[variant].start) return Position::startpos(rules);
+    return *Position::fromDfen(kVariants[variant].start, rules);
+}
+
+Position fromDfen(std::string_view dfen, const Rules& rules, std::string_view moves = "") {
+    std::string error;
+    auto pos = Position::fromDfen(dfen, rules, &error);
+    REQUIRE_MESSAGE(pos, error);
+    auto played = playTokens(*pos, moves, &error);
+    REQUIRE_MESSAGE(played, error);
+    return *played;
+}
+
+// Positions of games not over, every fourth of seeded random games, at every phase.
+std::vector<Position> samples(std::size_t variant, int games, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    for (int g = 0; g < games; ++g) {
+        const auto walk = testing::randomWalk(start(variant), 300, rng,
+                                              [](const Position& p) { return !p.isOver(); });
+        for (std::size_t i = 0; i < walk.size(); i += 4)
+            out.push_back(walk[i]);
+    }
+    return out;
+}
+
+const std::vector<std::vector<Position>>& allSamples() {
+    static const std::vector<std::vector<Position>> all = [] {
+        std::vector<std::vector<Position>> out;
+        for (std::size_t v = 0; v < kVariants.size(); ++v)
+            out.push_back(samples(v, 8, 100 + v));
+        return out;
+    }();
+    return all;
+}
+
+std::string label(const Position& pos) {
+    std::string s = pos.dfen();
+    if (pos.phase() != Phase::Decision)
+        s += pos.phase() == Phase::Outcome ? " outcome of " : " placement of ";
+    if (pos.phase() != Phase::Decision) s += pos.pendingFrom().name();
+    return s;
+}
+
+// The DFEN of a decision point with the piece on `c` taken off the board.
+std::string without(const Position& pos, Cell c) {
+    std::string dfen = pos.dfen();
+    const int i = c.index();
+    dfen[static_cast<std::size_t>(i == 0 ? 0 : i <= 12 ? i + 1 : i + 2)] = '.';
+    return dfen;
+}
+
+double sign(Player p) {
+    return p == Player::One ? 1.0 : -1.0;
+}
+
+bool anyAttack(const Position& pos) {
+    for (const Player p : {Player::One, Player::Two})
+        for (const Cell c : pos.pieces(p))
+            if (movegen::attackTargets(c, pos.pieces(opponent(p)), pos.rules()).any()) return true;
+    return false;
+}
+
+Rules withDrawTurns(Ruleset r, int drawTurns) {
+    RuleOptions o;
+    o.ruleset = r;
+    o.drawTurns = drawTurns;
+    return Rules(o);
+}
+
+std::string withQuiet(std::string dfen, int quiet) {
+    // Fields: cells side actions quiet turn [holds].
+    std::vector<std::string> f;
+    std::size_t i = 0;
+    while (i < dfen.size()) {
+        const std::size_t j = std::min(dfen.find(' ', i), dfen.size());
+        f.push_back(dfen.substr(i, j - i));
+        i = j + 1;
+    }
+    f[3] = std::to_string(quiet);
+    std::string s;
+    for (std::size_t k = 0; k < f.size(); ++k)
+        s += (k ? " " : "") + f[k];
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("eval: values are strictly inside (-1, 1) and deterministic at every phase") {
+    std::array<int, 3> phases{};
+    for (const auto& positions : allSamples()) {
+        for (const Position& pos : positions) {
+            ++phases[static_cast<std::size_t>(pos.phase())];
+            const double v = eval::evaluate(pos);
+            CAPTURE(label(pos));
+            CHECK(std::isfinite(v));
+            CHECK(v > -1.0);
+            CHECK(v < 1.0);
+            CHECK(std::abs(v) <= 0.999);
+            CHECK(eval::evaluate(pos) == v);
+        }
+    }
+    CHECK(phases[0] > 500);
+    CHECK(phases[1] > 50);
+    CHECK(phases[2] > 20);
+}
+
+TEST_CASE("eval: finished games get their exact result, inside the bounds") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    CHECK(eval::evaluate(fromDfen("L/............/............ 1 2 0 1", kelly)) ==
+          doctest::Approx(0.999));
+    CHECK(eval::evaluate(fromDfen("l/............/............ 1 2 0 1", kelly)) ==
+          doctest::Approx(-0.999));
+    // A showdown is decided by its odds: N against G wins every decided round.
+    const Position showdown = fromDfen("N/g.........../............ 1 2 0 1", kelly);
+    REQUIRE(showdown.result() == Result::Showdown);
+    const double odds = showdown.winProbability(Player::One) - showdown.winProbability(Player::Two);
+    CHECK(eval::evaluate(showdown) == doctest::Approx(std::clamp(odds, -0.999, 0.999)));
+    CHECK(eval::evaluate(fromDfen("N/g.........../.........K.. 1 2 80 1", kelly)) == 0.0);
+}
+
+TEST_CASE("eval: invariant under all 24 board symmetries, negated under the player swap") {
+    int checked = 0;
+    for (const auto& positions : allSamples()) {
+        for (std::size_t i = 0; i < positions.size(); i += 3) {
+            const Position& pos = positions[i];
+            const double v = eval::evaluate(pos);
+            CAPTURE(label(pos));
+            for (const Symmetry s : Symmetry::all()) {
+                CAPTURE(s.index());
+                CHECK(std::abs(eval::evaluate(transform(pos, {s, false})) - v) <= 1e-12);
+                CHECK(std::abs(eval::evaluate(transform(pos, {s, true})) + v) <= 1e-12);
+            }
+            const Position swapped = transform(pos, {Symmetry(), true});
+            const auto w = eval::wdl(pos, v);
+            CHECK(eval::wdl(swapped, -v) == std::array<int, 3>{w[2], w[1], w[0]});
+            ++checked;
+        }
+    }
+    CHECK(checked > 300);
+}
+
+TEST_CASE("explain: the terms add up to the raw score that evaluate() squashes") {
+    const std::set<std::string> expected = {"material",  "pending attack", "threats",
+                                            "exposure",  "mobility",       "centre",
+                                            "safe ring", "hold",           "draw clock"};
+    for (const auto& positions : allSamples()) {
+        for (std::size_t i = 0; i < positions.size(); i += 5) {
+            const Position& pos = positions[i];
+            CAPTURE(label(pos));
+            const eval::Breakdown b = eval::explain(pos);
+            std::set<std::string> names;
+            double sum = 0;
+            for (const eval::Term& t : b.terms) {
+                names.insert(t.name);
+                CHECK(std::isfinite(t.player1));
+                CHECK(std::isfinite(t.player2));
+                sum += t.player1 - t.player2;
+            }
+            CHECK(names == expected);
+            CHECK(std::abs(sum - b.raw) <= 1e-12);
+            CHECK(std::abs(std::tanh(b.raw) - b.value) <= 1e-12 + (std::abs(b.value) >= 0.999));
+            CHECK(b.value == eval::evaluate(pos));
+        }
+    }
+}
+
+TEST_CASE("material: the table is the attrition model, which an extra piece never hurts") {
+    for (std::size_t v = 0; v < kVariants.size(); ++v) {
+        for (std::size_t i = 0; i < allSamples()[v].size(); i += 7) {
+            const Position& pos = allSamples()[v][i];
+            CAPTURE(label(pos));
+            const double w = eval::attritionWin(pos);
+            const eval::Breakdown b = eval::explain(pos);
+            if (pos.phase() == Phase::Placement) continue;  // explained after the placement
+            // The material term is the logit of the attrition win chance, credited to the
+            // side it favours.
+            const double wc = std::clamp(w, 5e-4, 1 - 5e-4);
+            const eval::Term& material = b.terms[0];
+            CHECK(material.player1 - material.player2 ==
+                  doctest::Approx(0.5 * std::log(wc / (1 - wc))).epsilon(1e-9));
+            CHECK(std::min(material.player1, material.player2) == 0.0);
+            if (pos.phase() != Phase::Decision) continue;
+            for (const Cell c : pos.occupied()) {
+                const Player owner = pos.at(c).owner();
+                const auto fewer = Position::fromDfen(without(pos, c), pos.rules());
+                if (!fewer) continue;  // no pieces left, or a won hold counter on turn
+                const double w2 = eval::attritionWin(*fewer);
+                CHECK((owner == Player::One ? w2 <= w + 1e-12 : w2 >= w - 1e-12));
+            }
+        }
+    }
+}
+
+TEST_CASE("material: removing a piece in a quiet position lowers its owner's value") {
+    // Quiet: no attack in place for either side, the quiet draw far away.
+    int checked = 0;
+    for (const auto& positions : allSamples()) {
+        for (const Position& pos : positions) {
+            if (pos.phase() != Phase::Decision || anyAttack(pos)) continue;
+            if (pos.quiet() + 30 > 2 * static_cast<std::uint32_t>(pos.rules().drawTurns()))
+                continue;
+            const double v = eval::evaluate(pos);
+            for (const Cell c : pos.occupied()) {
+                const Player owner = pos.at(c).owner();
+                const auto fewer = Position::fromDfen(without(pos, c), pos.rules());
+                if (!fewer || fewer->isOver()) continue;
+                CAPTURE(label(pos));
+                CAPTURE(c.name());
+                // Strictly, unless the value is already at its limit.
+                const double v2 = sign(owner) * eval::evaluate(*fewer);
+                const double before = sign(owner) * v;
+                CHECK((v2 < before || (v2 == before && std::abs(before) >= 0.999)));
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 500);
+}
+
+TEST_CASE("draw clock: the value shrinks to a draw as the quiet counter nears it") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    // Player 1 two pieces up, nothing in contact.
+    const std::string dfen = "./S..........M/.....l...G.. 1 2 0 30";
+    const double v0 = eval::evaluate(fromDfen(dfen, kelly));
+    REQUIRE(v0 > 0.3);
+    double previous = v0;
+    for (int quiet = 0; quiet < 80; ++quiet) {
+        const double v = eval::evaluate(fromDfen(withQuiet(dfen, quiet), kelly));
+        CAPTURE(quiet);
+        CHECK(v >= 0);
+        CHECK(v <= previous + 1e-15);
+        previous = v;
+    }
+    // One action before the draw and no attack in place: a draw.
+    CHECK(previous == 0);
+    CHECK(eval::evaluate(fromDfen(withQuiet(dfen, 76), kelly)) < 0.5 * v0);
+    // With the draw 30 actions or more away, the clock does not matter.
+    CHECK(eval::evaluate(fromDfen(withQuiet(dfen, 50), kelly)) == v0);
+
+    // The counter matters only through min(actions left before the draw, 100).
+    const Rules long1000 = withDrawTurns(Ruleset::Kelly, 1000);
+    const Rules short40 = withDrawTurns(Ruleset::Kelly, 40);
+    const Rules off = withDrawTurns(Ruleset::Kelly, 0);
+    const double far = eval::evaluate(fromDfen(withQuiet(dfen, 0), long1000));
+    CHECK(eval::evaluate(fromDfen(withQuiet(dfen, 1900), long1000)) == far);
+    CHECK(eval::evaluate(fromDfen(withQuiet(dfen, 5000), off)) == far);
+    for (const int left : {1, 7, 20, 29}) {
+        CAPTURE(left);
+        CHECK(eval::evaluate(fromDfen(withQuiet(dfen, 2000 - left), long1000)) ==
+              eval::evaluate(fromDfen(withQuiet(dfen, 80 - left), short40)));
+    }
+}
+
+TEST_CASE("hold: a player close to CentreWin with a piece on a is close to winning") {
+    const Rules& classic = preset(Ruleset::DalsianClassic);
+    const auto value = [&](const char* dfen) { return eval::evaluate(fromDfen(dfen, classic)); };
+    // Player 1's N on a, to move: with hold 2 of 3 it wins at the end of this turn.
+    const double noHold = value("N/..k........./...G....mt.. 1 2 0 9");
+    const double hold2 = value("N/..k........./...G....mt.. 1 2 0 9 2/0");
+    CHECK(hold2 >= 0.99);
+    CHECK(hold2 > noHold + 0.3);
+    CHECK(value("N/..k........./...G....mt.. 1 2 0 9 1/0") > noHold);
+    // Off a but one move from it, the same.
+    CHECK(value("./N.k........./...G....mt.. 1 1 0 9 2/0") >= 0.99);
+    // Player 2 to move must break the count by attacking, which it can: contested, but the
+    // forced attack and the threat are still worth something.
+    const double contested = value("N/..k........./...G....mt.. 2 2 0 10 2/0");
+    const double contestedNoHold = value("N/..k........./...G....mt.. 2 2 0 10");
+    CHECK(contested < 0.99);
+    CHECK(contested > contestedNoHold + 0.05);
+    // Far from a, the counter is worth nothing (it will be reset at the end of the turn).
+    CHECK(value("./..k........./...H....mt.N 1 2 0 9 2/0") ==
+          value("./..k........./...H....mt.N 1 2 0 9"));
+    // Player 2, mirrored.
+    CHECK(value("n/..K........./...g....MT.. 2 2 0 9 0/2") <= -0.99);
+    // Without CentreWin the counters mean nothing.
+    const Rules& kelly = preset(Ruleset::Kelly);
+    CHECK(eval::evaluate(fromDfen("N/..k........./...G....mt.. 1 2 0 9 2/0", kelly)) ==
+          eval::evaluate(fromDfen("N/..k........./...G....mt.. 1 2 0 9", kelly)));
+}
+
+TEST_CASE("pending attack: valued by its outcomes") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    // L attacks G (kill 97%): as good as the likely kill; T attacks N (counter-kill 100%).
+    const Position strong = fromDfen("./Lg........../.......N.t.. 1 2 0 5", kelly, "b1xb2");
+    const Position weak = fromDfen("./Tn........../.......L.g.. 1 2 0 5", kelly, "b1xb2");
+    REQUIRE(strong.phase() == Phase::Outcome);
+    REQUIRE(weak.phase() == Phase::Outcome);
+    for (const Position* pos : {&strong, &weak}) {
+        EventList outcomes;
+        pos->generate(outcomes);
+        double expected = 0;
+        for (const Event o : outcomes) {
+            Position child = *pos;
+            child.apply(o);
+            expected += pos->probability(o) * eval::evaluate(child);
+        }
+        CAPTURE(label(*pos));
+        CHECK(std::abs(eval::evaluate(*pos) - expected) < 0.15);
+    }
+    CHECK(eval::evaluate(strong) > 0.3);
+    CHECK(eval::evaluate(weak) < -0.3);
+}
+
+TEST_CASE("placement: the decider's best placement") {
+    int checked = 0;
+    for (const auto& positions : allSamples()) {
+        for (const Position& pos : positions) {
+            if (pos.phase() != Phase::Placement) continue;
+            EventList list;
+            pos.generate(list);
+            double best = pos.decider() == Player::One ? -2 : 2;
+            for (const Event e : list) {
+                Position child = pos;
+                child.apply(e);
+                const double v = eval::evaluate(child);
+                best = pos.decider() == Player::One ? std::max(best, v) : std::min(best, v);
+            }
+            CHECK(eval::evaluate(pos) == best);
+            ++checked;
+        }
+    }
+    CHECK(checked > 20);
+}
+
+TEST_CASE("wdl: W - L is the value, the shares add up, the draw share follows the position") {
+    std::mt19937 rng(5);
+    for (const auto& positions : allSamples()) {
+        for (std::size_t i = 0; i < positions.size(); i += 9) {
+            const Position& pos = positions[i];
+            for (const double value : {eval::evaluate(pos), 0.0, 1.0, -1.0, 0.4995, -0.0005,
+                                       std::uniform_real_distribution<double>(-1, 1)(rng)}) {
+                const auto w = eval::wdl(pos, value);
+                CAPTURE(label(pos));
+                CAPTURE(value);
+                CHECK(w[0] >= 0);
+                CHECK(w[1] >= 0);
+                CHECK(w[2] >= 0);
+                CHECK(w[0] + w[1] + w[2] == 1000);
+                CHECK(w[0] - w[2] == std::lround(1000 * value));
+            }
+        }
+    }
+    const Rules& kelly = preset(Ruleset::Kelly);
+    const std::string dfen = "./S..........M/.....l...G.. 1 2 0 30";
+    const auto far = eval::wdl(fromDfen(dfen, kelly), 0.2);
+    const auto near = eval::wdl(fromDfen(withQuiet(dfen, 75), kelly), 0.2);
+    CHECK(near[1] > far[1]);
+    CHECK(eval::wdl(fromDfen(withQuiet(dfen, 80), kelly), 0.0) == std::array<int, 3>{0, 1000, 0});
+    // Dalsian: the side behind can hide on the safe outer ring.
+    const Rules& dalsian = preset(Ruleset::Dalsian);
+    const auto hidden = eval::wdl(fromDfen("./............/.S..M...l... 1 2 0 5", dalsian), 0.3);
+    const auto open = eval::wdl(fromDfen("./.S..M...l.../............ 1 2 0 5", dalsian), 0.3);
+    CHECK(hidden[1] > open[1]);
+}
+
+TEST_CASE("eval: no heap allocation") {
+    for (const auto& positions : allSamples())
+        (void)eval::evaluate(positions.front());  // build the attrition tables first
+    const long before = gAllocations.load();
+    double sum = 0;
+    for (const auto& positions : allSamples())
+        for (const Position& pos : positions)
+            sum += eval::evaluate(pos);
+    CHECK(gAllocations.load() == before);
+    CHECK(std::isfinite(sum));
+}
