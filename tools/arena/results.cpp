@@ -27,6 +27,8 @@ std::optional<T> number(std::string_view s) {
 std::string signedNumber(double v, int decimals) {
     if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
     if (std::isnan(v)) return "nan";
+    // No "-0.0": a value that rounds to zero is printed as +0.0.
+    if (std::abs(v) < 0.5 * std::pow(10.0, -decimals)) v = 0;
     return fmt::format("{:+.{}f}", v, decimals);
 }
 

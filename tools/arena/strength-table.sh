@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The strength table of docs/arena.md: the engine at a fixed depth against the random and
+# greedy baselines, and a ladder of depths, each row one duplicate match with its interval.
+# Prints markdown rows; keeps results and records in OUT for calibration.
+#
+# Usage: tools/arena/strength-table.sh RULESET OUT [PAIRS_BASELINE] [PAIRS_LADDER]
+# ENGINE (default build/dejarik) and ARENA (default build/dejarik-arena) name the binaries;
+# JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
+# baselines; LADDER (default "1 2 3 4 5") the depths of the ladder.
+set -euo pipefail
+ruleset=$1
+out=$2
+pairsBaseline=${3:-100}
+pairsLadder=${4:-100}
+engine=${ENGINE:-build/dejarik}
+arena=${ARENA:-build/dejarik-arena}
+jobs=${JOBS:-2}
+depth=${DEPTH:-4}
+ladder=(${LADDER:-1 2 3 4 5})
+mkdir -p "$out"
+
+row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
+    local name=$1 pairs=$2 first=$3 second=$4 file
+    file="$out/$ruleset-$name"
+    rm -f "$file.results" "$file.dgn"
+    # shellcheck disable=SC2086 # the engine items are meant to split into words
+    "$arena" --ruleset "$ruleset" --engine $first --engine $second --pairs "$pairs" \
+        --seed 2026 -j "$jobs" --quiet --results "$file.results" --records "$file.dgn" \
+        >"$file.table"
+    awk -v ruleset="$ruleset" '
+        $2 == "vs" && NF >= 14 && !done {
+            match($0, /\[[0-9.]+, [0-9.]+\]/); ci = substr($0, RSTART, RLENGTH)
+            match($0, /[+-][0-9.inf]+ ± [0-9.inf]+/); elo = substr($0, RSTART, RLENGTH)
+            printf "| %s | %s vs %s | %s | %s-%s-%s | %s %s | %s |", ruleset, $1, $3, $4, $6, $7,
+                $8, $9, ci, elo
+            done = 1
+        }
+        /pair sd/ { match($0, /Elo [+-][0-9.inf]+ ± [0-9.inf]+/); adj = substr($0, RSTART + 4, RLENGTH - 4) }
+        END { printf " %s |\n", adj == "" ? "—" : adj }' "$file.table"
+}
+
+echo "| ruleset | match | pairs | W-D-L | score [95%] | Elo | luck-adjusted Elo |"
+echo "|---|---|---:|---|---|---|---|"
+row "d$depth-random" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+    "cmd=$engine name=random option.Player=random depth=1"
+row "d$depth-greedy" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+    "cmd=$engine name=greedy option.Player=greedy depth=1"
+row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
+    "cmd=$engine name=random option.Player=random depth=1"
+for ((i = 1; i < ${#ladder[@]}; ++i)); do
+    hi=${ladder[$i]} lo=${ladder[$((i - 1))]}
+    row "d$hi-d$lo" "$pairsLadder" "cmd=$engine name=d$hi depth=$hi" "cmd=$engine name=d$lo depth=$lo"
+done
