@@ -187,7 +187,7 @@ double Worker::search(const Position& pos, int depth, double alpha, double beta,
 // Ordering: the table's move, then attacks by expected material gain, then moves and
 // placements by history.
 void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) const {
-    std::array<double, EventList::kCapacity> score{};
+    std::array<double, EventList::kCapacity> score;  // the first list.size() are set
     const Rules& rules = pos.rules();
     const Player p = pos.decider();
     for (int i = 0; i < list.size(); ++i) {
@@ -211,11 +211,11 @@ void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) 
         const double s = score[i];
         int j = i - 1;
         while (j >= 0 && score[j] < s) {
-            list[j + 1] = list[j];
+            list.set(j + 1, list[j]);
             score[j + 1] = score[j];
             --j;
         }
-        list[j + 1] = e;
+        list.set(j + 1, e);
         score[j + 1] = s;
     }
 }
@@ -727,7 +727,13 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     for (int k = 0; k < multiPv && k < static_cast<int>(best.size()); ++k) {
         Line line;
         line.move = best[k].move;
-        line.value = completedDepth > 0 ? best[k].value : 0;
+        line.value = best[k].value;
+        if (completedDepth == 0) {
+            // Stopped before one iteration finished: the static value after the decision.
+            Position child = root;
+            child.apply(line.move);
+            line.value = sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child));
+        }
         line.exact = best[k].exact;
         const auto w = eval::wdl(root, sign * line.value);
         line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};

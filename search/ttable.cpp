@@ -28,8 +28,11 @@ TTData TranspositionTable::unpack(std::uint64_t w) {
 
 void TranspositionTable::resize(int megabytes) {
     const std::size_t bytes = static_cast<std::size_t>(megabytes) << 20;
-    clusterCount_ = std::max<std::size_t>(1, bytes / sizeof(Cluster));
-    clusters_ = std::make_unique<Cluster[]>(clusterCount_);
+    const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(Cluster));
+    // Allocate before touching any member: if this throws, the old table stays whole.
+    auto clusters = std::make_unique<Cluster[]>(count);
+    clusters_ = std::move(clusters);
+    clusterCount_ = count;
     megabytes_ = megabytes;
     generation_ = 0;
 }

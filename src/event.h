@@ -2,7 +2,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,24 +81,48 @@ class Event {
 
 // A fixed-capacity event list, so generation never allocates. 256 exceeds the most events
 // any position can have: p pieces have at most p * (25 - p) <= 156 moves plus 96 attacks.
+// Events are kept as their 16-bit codes in storage left uninitialised: lists are made at
+// every node of a search, and clearing 256 slots each time would cost more than filling them.
 class EventList {
   public:
     static constexpr int kCapacity = 256;
 
-    void push(Event e) { events_[size_++] = e; }
+    class Iterator {
+      public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Event;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Event;
+
+        Iterator() = default;
+        explicit Iterator(const std::uint16_t* p) : p_(p) {}
+        Event operator*() const { return Event::fromCode(*p_); }
+        Iterator& operator++() { return ++p_, *this; }
+        Iterator operator++(int) {
+            Iterator old = *this;
+            ++p_;
+            return old;
+        }
+        bool operator==(const Iterator&) const = default;
+
+      private:
+        const std::uint16_t* p_ = nullptr;
+    };
+
+    EventList() {}  // NOLINT: codes_ stays uninitialised on purpose
+    void push(Event e) { codes_[size_++] = e.code(); }
+    void set(int i, Event e) { codes_[i] = e.code(); }
     void clear() { size_ = 0; }
     [[nodiscard]] int size() const { return size_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
-    [[nodiscard]] Event operator[](int i) const { return events_[i]; }
-    [[nodiscard]] Event& operator[](int i) { return events_[i]; }
-    [[nodiscard]] const Event* begin() const { return events_.data(); }
-    [[nodiscard]] const Event* end() const { return events_.data() + size_; }
-    [[nodiscard]] Event* begin() { return events_.data(); }
-    [[nodiscard]] Event* end() { return events_.data() + size_; }
+    [[nodiscard]] Event operator[](int i) const { return Event::fromCode(codes_[i]); }
+    [[nodiscard]] Iterator begin() const { return Iterator(codes_); }
+    [[nodiscard]] Iterator end() const { return Iterator(codes_ + size_); }
     [[nodiscard]] bool contains(Event e) const;
 
   private:
-    std::array<Event, kCapacity> events_;
+    std::uint16_t codes_[kCapacity];
     int size_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "position.h"
 
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #include "movegen.h"
@@ -454,7 +455,8 @@ void Position::endAction() {
         side_ = opponent(side_);
         key_ ^= kKeys.sideTwo;
         setActions(2);
-        ++turn_;
+        // Saturates: a wrapped counter would print as turn 0, which no DFEN accepts.
+        if (turn_ != UINT32_MAX) ++turn_;
     }
     decider_ = side_;
 }
@@ -484,10 +486,14 @@ void Position::checkEnd(bool turnEnded) {
 }
 
 bool Position::operator==(const Position& o) const {
+    // The pending cells mean something only while an outcome or a placement is due.
+    const bool pendingSame =
+        phase_ == Phase::Decision || (pendingFrom_ == o.pendingFrom_ &&
+                                      (phase_ != Phase::Outcome || pendingTo_ == o.pendingTo_));
     return rules_ == o.rules_ && key_ == o.key_ && board_ == o.board_ && side_ == o.side_ &&
-           actions_ == o.actions_ && phase_ == o.phase_ && decider_ == o.decider_ &&
-           pendingFrom_ == o.pendingFrom_ && pendingTo_ == o.pendingTo_ && result_ == o.result_ &&
-           occupancy_ == o.occupancy_ && quiet_ == o.quiet_ && turn_ == o.turn_ && hold_ == o.hold_;
+           actions_ == o.actions_ && phase_ == o.phase_ && decider_ == o.decider_ && pendingSame &&
+           result_ == o.result_ && occupancy_ == o.occupancy_ && quiet_ == o.quiet_ &&
+           turn_ == o.turn_ && hold_ == o.hold_;
 }
 
 std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {

@@ -30,12 +30,17 @@ enum class Result : std::uint8_t { Ongoing, Player1Wins, Player2Wins, Draw, Show
 class Position {
   public:
     // The standard start of the rules' ruleset (RULES §3).
+    // Positions keep a pointer to their Rules: a temporary would dangle, hence the deleted
+    // overloads.
     [[nodiscard]] static Position startpos(const Rules& rules);
+    static Position startpos(const Rules&& rules) = delete;
     [[nodiscard]] static std::string_view startDfen(Ruleset ruleset);
 
     // Strict DFEN parsing; on failure the message names the bad field.
     [[nodiscard]] static std::optional<Position> fromDfen(std::string_view dfen, const Rules& rules,
                                                           std::string* error = nullptr);
+    static std::optional<Position> fromDfen(std::string_view dfen, const Rules&& rules,
+                                            std::string* error = nullptr) = delete;
     // The DFEN of this position; valid at a decision point only (Phase::Decision).
     [[nodiscard]] std::string dfen() const;
 
