@@ -366,56 +366,52 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         if (hi <= alpha) return value = hi, true;
         return false;
     };
-    double value;
-    if (cutoff(value)) {
+    // The window for one outcome that decides the node: at or below `a` the node fails low,
+    // at or above `b` it fails high, whatever the other outcomes turn out to be.
+    struct Window {
+        double othersLo, othersHi, a, b;
+    };
+    auto windowFor = [&](const Child& c) {
+        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
+        return Window{othersLo, othersHi, (alpha - othersHi) / c.p, (beta - othersLo) / c.p};
+    };
+    auto settle = [&](double value) {
         store(key, value, depth, alpha, beta, Event(), heuristicBefore);
         return value;
-    }
+    };
+    double value;
+    if (cutoff(value)) return settle(value);
 
-    // Star2: probe the outcomes whose decider can only help the side that would cut.
+    // Star2: probe each outcome's first decision, which bounds it from its decider's side.
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
-        const double a = (alpha - othersHi) / c.p, b = (beta - othersLo) / c.p;
-        const double v = probe(c.pos, depth, std::max(a, -1.0), std::min(b, 1.0), ply + 1);
+        const Window w = windowFor(c);
+        const double low = std::max(w.a, -1.0), high = std::min(w.b, 1.0);
+        const double v = probe(c.pos, depth, low, high, ply + 1);
         if (stopped_) return 0;
         if (c.pos.phase() == Phase::Decision && depth <= 0) {
             c.lo = c.hi = v;  // evaluated: the exact value at this depth
-        } else if (c.kind == NodeKind::Max && v > std::max(a, -1.0)) {
+        } else if (c.kind == NodeKind::Max && v > low) {
             c.lo = std::max(c.lo, v);
-        } else if (c.kind == NodeKind::Min && v < std::min(b, 1.0)) {
+        } else if (c.kind == NodeKind::Min && v < high) {
             c.hi = std::min(c.hi, v);
         }
-        if (cutoff(value)) {
-            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
-            return value;
-        }
+        if (cutoff(value)) return settle(value);
     }
 
     // Star1: each outcome in turn, with the window that decides the node.
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
-        const double a = (alpha - othersHi) / c.p, b = (beta - othersLo) / c.p;
-        const double v = search(c.pos, depth, std::max(a, -1.0), std::min(b, 1.0), ply + 1);
+        const Window w = windowFor(c);
+        const double v = search(c.pos, depth, std::max(w.a, -1.0), std::min(w.b, 1.0), ply + 1);
         if (stopped_) return 0;
-        if (v <= a) {
-            value = c.p * v + othersHi;
-            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
-            return value;
-        }
-        if (v >= b) {
-            value = c.p * v + othersLo;
-            store(key, value, depth, alpha, beta, Event(), heuristicBefore);
-            return value;
-        }
+        if (v <= w.a) return settle(c.p * v + w.othersHi);
+        if (v >= w.b) return settle(c.p * v + w.othersLo);
         c.lo = c.hi = v;
     }
-    value = sumLo();
-    store(key, value, depth, alpha, beta, Event(), heuristicBefore);
-    return value;
+    return settle(sumLo());
 }
 
 double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "movegen.h"
+#include "text.h"
 #include "zobrist.h"
 
 namespace dejarik {
@@ -15,32 +16,6 @@ using zobrist::kKeys;
 
 std::uint64_t holdKey(Player p, std::uint32_t value) {
     return kKeys.hold[index(p)][value < zobrist::kHoldLimit ? value : zobrist::kHoldLimit - 1];
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= s.size(); ++i) {
-        if (i == s.size() || s[i] == sep) {
-            parts.push_back(s.substr(start, i - start));
-            start = i + 1;
-        }
-    }
-    return parts;
-}
-
-std::vector<std::string_view> fields(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
-            ++i;
-        const std::size_t start = i;
-        while (i < s.size() && s[i] != ' ' && s[i] != '\t')
-            ++i;
-        if (i > start) out.push_back(s.substr(start, i - start));
-    }
-    return out;
 }
 
 // A non-negative decimal integer that fits 32 bits.
@@ -74,14 +49,14 @@ Position Position::startpos(const Rules& rules) {
 std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& rules,
                                            std::string* error) {
     Position pos(rules);
-    const auto f = fields(dfen);
+    const auto f = text::fields(dfen);
     if (f.size() != 5 && f.size() != 6) {
         fail(error, "DFEN: expected 5 or 6 fields (cells side actions quiet turn [holds]), got " +
                         std::to_string(f.size()));
         return std::nullopt;
     }
 
-    const auto rings = split(f[0], '/');
+    const auto rings = text::split(f[0], '/');
     if (rings.size() != 3 || rings[0].size() != 1 || rings[1].size() != 12 ||
         rings[2].size() != 12) {
         fail(error, "DFEN cells: expected 1/12/12 cells, got '" + std::string(f[0]) + "'");
@@ -132,7 +107,7 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
     }
     pos.turn_ = *turn;
     if (f.size() == 6) {
-        const auto holds = split(f[5], '/');
+        const auto holds = text::split(f[5], '/');
         const auto h1 = holds.size() == 2 ? parseCount(holds[0]) : std::nullopt;
         const auto h2 = holds.size() == 2 ? parseCount(holds[1]) : std::nullopt;
         if (!h1 || !h2) {
@@ -498,7 +473,7 @@ bool Position::operator==(const Position& o) const {
 
 std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {
     int n = 0;
-    for (const auto token : fields(tokens)) {
+    for (const auto token : text::fields(tokens)) {
         ++n;
         if (pos.isOver()) {
             fail(error, "event " + std::to_string(n) + " '" + std::string(token) +

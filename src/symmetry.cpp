@@ -5,24 +5,11 @@
 #include <vector>
 
 #include "movegen.h"
+#include "text.h"
 
 namespace dejarik {
 
 namespace {
-
-std::vector<std::string_view> fields(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
-            ++i;
-        const std::size_t start = i;
-        while (i < s.size() && s[i] != ' ' && s[i] != '\t')
-            ++i;
-        if (i > start) out.push_back(s.substr(start, i - start));
-    }
-    return out;
-}
 
 char swapCase(char c) {
     const auto u = static_cast<unsigned char>(c);
@@ -86,7 +73,7 @@ std::optional<Cell> possiblePusher(const Position& pos, Cell pushed) {
 }  // namespace
 
 std::optional<std::string> transformDfen(std::string_view dfen, Transform t) {
-    const auto f = fields(dfen);
+    const auto f = text::fields(dfen);
     if (f.size() < 5) return std::nullopt;
     const auto cells = cellChars(f[0]);
     if (!cells) return std::nullopt;
@@ -118,7 +105,7 @@ std::optional<std::string> transformDfen(std::string_view dfen, Transform t) {
 
 std::optional<std::string> transformTokens(std::string_view tokens, Transform t) {
     std::string s;
-    for (const auto token : fields(tokens)) {
+    for (const auto token : text::fields(tokens)) {
         const auto e = Event::parse(token);
         if (!e) return std::nullopt;
         if (!s.empty()) s += ' ';
