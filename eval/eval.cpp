@@ -42,10 +42,12 @@ constexpr double kSlopeFloor = 0.125;
 // Positional terms, in logits.
 constexpr double kMobilityPerCell = 0.004;
 constexpr int kMobilityCap = 8;  // cells per piece that still count
-constexpr double kCentre = 0.08;
-constexpr double kCentreKing = 0.25;  // KingOfTheCentre: every attack goes through `a`
-constexpr double kCentreWorth = 2.0;  // more for a piece worth more (its attrition value)
-constexpr double kInnerRing = 0.01;
+// With KingOfTheCentre every attack goes through `a`: a piece there is worth this, more
+// for a piece worth more (its attrition worth). Without it the centre earns nothing of its
+// own: a piece on `a` can be attacked from twelve cells, and the attacks it makes and
+// suffers are counted already (1-ply games lost with a bonus for standing there).
+constexpr double kCentreKing = 0.25;
+constexpr double kCentreWorth = 2.0;
 
 // Ruleset terms.
 constexpr double kSafeRing = 0.5;  // SafeOuterOrbit: share of the lead the hider can void
@@ -120,9 +122,32 @@ constexpr std::array<double, kMaxPieces* kMaxPieces + 1> kInverse = [] {
     return 0.5 * logRatio(w, 1.0 - w);
 }
 
+// e^-x for x >= 0, to about 1e-13 relative: 2^-k e^-r with r = x - k ln 2 in
+// [-ln 2 / 2, ln 2 / 2] and e^-r by its Taylor polynomial. Several times cheaper than
+// std::exp.
+[[nodiscard]] double expNegative(double x) {
+    constexpr double kLn2 = 0.69314718055994530942;
+    x = std::min(x, 700.0);
+    const int k = static_cast<int>(x * (1.0 / kLn2) + 0.5);
+    const double r = k * kLn2 - x;  // e^-x = 2^-k e^r
+    constexpr std::array<double, 13> kInverseFactorial = [] {
+        std::array<double, 13> f{};
+        double v = 1;
+        for (int i = 0; i < 13; ++i) {
+            f[i] = 1.0 / v;
+            v *= i + 1;
+        }
+        return f;
+    }();
+    double sum = kInverseFactorial[12];
+    for (int i = 11; i >= 0; --i)
+        sum = sum * r + kInverseFactorial[i];
+    return sum * std::bit_cast<double>(static_cast<std::uint64_t>(1023 - k) << 52);
+}
+
 // tanh, odd by construction, clamped to the value limit.
 [[nodiscard]] double squash(double raw) {
-    const double e = std::exp(-2.0 * std::abs(raw));
+    const double e = expNegative(2.0 * std::abs(raw));
     const double t = std::min((1.0 - e) / (1.0 + e), kValueLimit);
     return raw < 0 ? -t : t;
 }
@@ -377,6 +402,58 @@ constexpr std::array<std::array<Bitboard, 4>, Cell::kCount> kBall = [] {
     return t;
 }();
 
+// The neighbours of a ring cell in a fixed order (ring before, ring after, the other ring,
+// and for an inner cell the centre), so that which of them are free is a 3- or 4-bit index.
+// An outer cell's fourth neighbour is bit 31, never set in a bitboard.
+constexpr std::array<std::array<std::uint8_t, 4>, Cell::kCount> kNeighbourOrder = [] {
+    std::array<std::array<std::uint8_t, 4>, Cell::kCount> t{};
+    for (int i = 1; i < Cell::kCount; ++i) {
+        const Cell c(i);
+        const int ray = c.ray();
+        const int before = (ray + 10) % 12 + 1, after = ray % 12 + 1;
+        const bool inner = c.orbit() == Orbit::Inner;
+        t[i][0] = static_cast<std::uint8_t>(inner ? Cell::inner(before).index()
+                                                  : Cell::outer(before).index());
+        t[i][1] = static_cast<std::uint8_t>(inner ? Cell::inner(after).index()
+                                                  : Cell::outer(after).index());
+        t[i][2] =
+            static_cast<std::uint8_t>(inner ? Cell::outer(ray).index() : Cell::inner(ray).index());
+        t[i][3] = inner ? 0 : 31;
+    }
+    return t;
+}();
+
+[[nodiscard]] constexpr int freePattern(int cell, std::uint32_t free) {
+    const auto& n = kNeighbourOrder[cell];
+    return static_cast<int>(((free >> n[0]) & 1u) | (((free >> n[1]) & 1u) << 1) |
+                            (((free >> n[2]) & 1u) << 2) | (((free >> n[3]) & 1u) << 3));
+}
+
+// For a piece on a ring cell with movement m (1..3) and a pattern of free neighbours: the
+// union of kBall[first][m - 1] (where one move can end, before removing occupied cells) and
+// of kBall[first][m] (where an attack after that move can land) over the free first steps.
+// The centre, with 12 neighbours, is done by hand.
+struct MoveArea {
+    Bitboard reach;
+    Bitboard range;
+};
+constexpr auto kMoveArea = [] {
+    std::array<std::array<std::array<MoveArea, 16>, 3>, Cell::kCount> t{};
+    for (int c = 1; c < Cell::kCount; ++c)
+        for (int m = 1; m <= 3; ++m)
+            for (int pattern = 0; pattern < 16; ++pattern) {
+                MoveArea area;
+                for (int k = 0; k < 4; ++k) {
+                    const int first = kNeighbourOrder[c][k];
+                    if (first == 31 || !(pattern & (1 << k))) continue;
+                    area.reach |= kBall[first][m - 1];
+                    area.range |= kBall[first][m];
+                }
+                t[c][m - 1][pattern] = area;
+            }
+    return t;
+}();
+
 // Where a set of cells can attack under the rules' restrictions: the union of
 // movegen::attackTargets over the set, for targets anywhere.
 [[nodiscard]] Bitboard restrictedRange(Bitboard from, const Rules& rules) {
@@ -395,7 +472,7 @@ struct AttackSummary {
     double bestDirect = 0;  // best and second-best positive in-place attack
     double secondDirect = 0;
     double second = 0;     // running second best
-    double exposed = 0;    // the best in-place attack on each enemy piece, summed
+    double exposed = 0;    // every profitable in-place attack, summed
     double bestReach = 0;  // best positive attack after one move
     double bestAny = -1;   // best attack of any sign, in place or after a move (forced play)
     bool anyDirect = false;
@@ -499,23 +576,21 @@ class Evaluator {
         s.term[kThreats][index(waiter)] = later * exactGainLogit(waiter, next);
         d.attacks = {attacks[0].attacks, attacks[1].attacks};
 
-        // Exposure: every piece an enemy can hit in place with profit, not just the best one.
+        // Exposure: every attack the enemy can make in place with profit, not just the best.
         for (const Player p : {Player::One, Player::Two})
             s.term[kExposureTerm][index(p)] =
                 -kExposure * gainLogit(attacks[index(opponent(p))].exposed);
 
-        // Mobility, the centre (worth more to a piece worth more) and the inner ring.
-        const double centreWeight = rules_.kingOfTheCentre() ? kCentreKing : kCentre;
+        // Mobility, and the centre when every attack goes through it.
         for (const Player p : {Player::One, Player::Two}) {
             int cells = 0;
             for (const Cell c : all_[index(p)])
                 cells += std::min(std::popcount(reach_[c.index()]), kMobilityCap);
-            double centre = kInnerRing * (all_[index(p)] & Bitboard::innerRing()).count();
-            if (all_[index(p)].has(Cell::centre()))
-                centre += centreWeight * (1.0 + kCentreWorth * std::max(0.0, worth_[0]));
             d.cells[index(p)] = cells;
             s.term[kMobility][index(p)] = kMobilityPerCell * cells;
-            s.term[kCentreTerm][index(p)] = centre;
+            if (rules_.kingOfTheCentre() && all_[index(p)].has(Cell::centre()))
+                s.term[kCentreTerm][index(p)] =
+                    kCentreKing * (1.0 + kCentreWorth * std::max(0.0, worth_[0]));
         }
 
         if (rules_.safeOuterOrbit()) safeRing(s);
@@ -531,7 +606,11 @@ class Evaluator {
         const int steps = rules_.ratings(creature).movement;
         const Bitboard free = board::adjacent(c) & empty_;
         Bitboard reach, range;
-        if (steps >= 1 && steps <= 3) {
+        if (steps >= 1 && steps <= 3 && i != 0) {
+            const MoveArea& area = kMoveArea[i][steps - 1][freePattern(i, free.bits())];
+            reach = area.reach;
+            range = area.range;
+        } else if (steps >= 1 && steps <= 3) {
             for (const Cell first : free) {
                 reach |= kBall[first.index()][steps - 1];
                 range |= kBall[first.index()][steps];
@@ -626,10 +705,6 @@ class Evaluator {
         const Bitboard enemies = all_[index(opponent(p))];
         const BlockedPush policy = rules_.blockedPush();
         const bool pushKills = policy != BlockedPush::Stay;
-        // The best in-place attack on each enemy piece, by cell.
-        std::array<double, Cell::kCount> danger;
-        for (const Cell c : enemies)
-            danger[c.index()] = 0;
         for (const Cell from : all_[index(p)]) {
             const int f = from.index();
             Bitboard direct = movegen::attackTargets(from, enemies, rules_);
@@ -651,7 +726,7 @@ class Evaluator {
                 out.second = std::max(out.second, std::min(out.bestDirect, g));
                 out.bestDirect = std::max(out.bestDirect, g);
                 out.bestAny = std::max(out.bestAny, g);
-                danger[t] = std::max(danger[t], g);
+                out.exposed += std::max(g, 0.0);
             }
             for (const Cell to : reach) {
                 const int t = to.index();
@@ -671,8 +746,6 @@ class Evaluator {
             out.anyReach = out.anyReach || reach.any();
         }
         out.secondDirect = out.second;
-        for (const Cell c : enemies)
-            out.exposed += danger[c.index()];
     }
 
     // SafeOuterOrbit: a piece on the outer ring can be neither attacked nor attack, so the
