@@ -885,7 +885,7 @@ void scoreAt(const Position& pos, Scores& s) {
     e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
 }
 
-[[nodiscard]] Position bestPlacement(const Position& pos, double& value);
+[[nodiscard]] Position bestPlacement(const Position& pos, double& value, Event* chosen = nullptr);
 
 [[nodiscard]] double valueOf(const Position& pos) {
     if (!pos.isOver() && pos.phase() == Phase::Placement) {
@@ -898,8 +898,8 @@ void scoreAt(const Position& pos, Scores& s) {
     return squash(s.raw());
 }
 
-// The position after the placement the decider likes best, and its value.
-Position bestPlacement(const Position& pos, double& value) {
+// The position after the placement the decider likes best, its value and the placement.
+Position bestPlacement(const Position& pos, double& value, Event* chosen) {
     EventList list;
     pos.generate(list);
     const double side = sign(pos.decider());
@@ -913,6 +913,7 @@ Position bestPlacement(const Position& pos, double& value) {
             value = v;
             best = child;
             first = false;
+            if (chosen) *chosen = e;
         }
     }
     return best;
@@ -936,8 +937,9 @@ Breakdown explain(const Position& pos) {
     Position at = pos;
     if (!pos.isOver() && pos.phase() == Phase::Placement) {
         double value = 0;
-        at = bestPlacement(pos, value);
-        placement = "after the decider's best placement";
+        Event chosen;
+        at = bestPlacement(pos, value, &chosen);
+        placement = "after the decider's best placement, " + chosen.token();
     }
     Scores s;
     scoreAt(at, s);
