@@ -13,12 +13,12 @@ namespace {
 // Openings, middle games and endings of every ruleset, with the options that change search.
 constexpr std::array<BenchPosition, 12> kPositions = {{
     {Ruleset::Kelly, "", "./............/.GHSN..mltk. 1 2 0 1"},
-    {Ruleset::Kelly, "", "S/Hk...mN....l/tG.........g 1 2 0 1"},
+    {Ruleset::Kelly, "", "./.S.k..m...../..G.......lT 1 2 5 9"},
     {Ruleset::Kelly, "", "./..S.m..K..../.G.....n.... 2 1 12 14"},
     {Ruleset::Kelly, "", "L/n.........../...S........ 1 2 0 1"},
     {Ruleset::Kelly, "", "./Sn........../.....H..t... 1 2 70 71"},
     {Ruleset::Kelly, "BlockedPush=kill-on-push KingOfTheCentre=true",
-     "S/Hk...mN....l/tG.........g 1 2 0 1"},
+     "H/.s..N...t.../.G......m..L 2 2 3 12"},
     {Ruleset::DalsianClassic, "", "./............/.GHSN..mltk. 1 2 0 1"},
     {Ruleset::DalsianClassic, "", "N/..k........./...G....mt.. 1 2 0 9 2/2"},
     {Ruleset::Dalsian, "", "./............/.GHSN..mltk. 1 2 0 1"},

@@ -103,9 +103,16 @@ class Worker {
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
+    // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
+    // through many move orders, and an evaluation costs far more than a lookup.
     double evaluate(const Position& pos) {
         ++heuristic_;
-        return eval::evaluate(pos);
+        const std::uint64_t key = tableKey(pos);
+        EvalEntry& e = evalCache_[key & (kEvalCacheSize - 1)];
+        if (e.key == key) return e.value;
+        e.key = key;
+        e.value = eval::evaluate(pos);
+        return e.value;
     }
     bool enter(int ply);
     bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
@@ -124,6 +131,12 @@ class Worker {
     std::uint64_t heuristic_ = 0;  // evaluations and heuristic table values used so far
     int seldepth_ = 0;
     std::array<std::array<std::array<int, Cell::kCount>, Cell::kCount>, 2> history_{};
+    struct EvalEntry {
+        std::uint64_t key = 0;
+        double value = 0;
+    };
+    static constexpr std::size_t kEvalCacheSize = 1 << 17;  // 2 MiB
+    std::vector<EvalEntry> evalCache_ = std::vector<EvalEntry>(kEvalCacheSize);
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every
