@@ -504,11 +504,31 @@ struct Scores {
     }
 };
 
+}  // namespace
+
+// Custom armies' material by army: a direct-mapped table keyed by the count of each
+// (player, creature) and by what the model depends on (ratings and dice).
+struct Memo::Impl {
+    struct Entry {
+        std::uint64_t army = ~std::uint64_t{0};
+        int rulesKey = -1;
+        double win = 0;
+        std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
+    };
+    std::array<Entry, 256> entries;
+};
+
+Memo::Memo() : impl_(std::make_unique<Impl>()) {}
+Memo::~Memo() = default;
+
+namespace {
+
 // Everything about one position that the terms share. Per-cell arrays are indexed by the
 // cell of a piece and filled for occupied cells only, never zeroed.
 class Evaluator {
   public:
-    explicit Evaluator(const Position& pos) : pos_(pos), rules_(pos.rules()) {
+    explicit Evaluator(const Position& pos, Memo::Impl* memo = nullptr)
+        : pos_(pos), rules_(pos.rules()), memo_(memo) {
         empty_ = pos.emptyCells();
         restricted_ = rules_.safeOuterOrbit() || rules_.kingOfTheCentre();
         int code = 0;
@@ -633,11 +653,60 @@ class Evaluator {
         std::array<Creature, kMaxPieces> pieces{};
         std::array<Cell, kMaxPieces> cells{};
         int n = 0;
-        for (const Player p : {Player::One, Player::Two})
+        // The army as 16 counts of 4 bits; armies with a count over 15 are not memoised.
+        std::uint64_t army = 0;
+        bool memoisable = memo_ != nullptr;
+        for (const Player p : {Player::One, Player::Two}) {
+            const int first = n;
             for (const Cell c : all_[index(p)]) {
                 cells[n] = c;
                 pieces[n++] = creature_[c.index()];
+                const int shift =
+                    4 * (index(p) * kCreatureCount + static_cast<int>(creature_[c.index()]));
+                memoisable = memoisable && ((army >> shift) & 15) != 15;
+                army += std::uint64_t{1} << shift;
             }
+            // Each side's pieces by creature: the model's floating-point result then depends
+            // on the army alone, not on where its pieces stand, so remembering it is exact.
+            for (int i = first + 1; i < n; ++i)
+                for (int j = i; j > first && pieces[j] < pieces[j - 1]; --j) {
+                    std::swap(pieces[j], pieces[j - 1]);
+                    std::swap(cells[j], cells[j - 1]);
+                }
+        }
+        const int rulesKey =
+            (rules_.ruleset() == Ruleset::Holochess ? 4 : 0) + static_cast<int>(rules_.dice());
+        Memo::Impl::Entry* entry = nullptr;
+        if (memoisable) {
+            entry = &memo_->entries[(army * 0x9E3779B97F4A7C15ull) >> 56];
+            if (entry->army == army && entry->rulesKey == rulesKey) {
+                win_ = entry->win;
+                for (int k = 0; k < n; ++k)
+                    worth_[cells[k].index()] =
+                        entry->worth[index(pos_.at(cells[k]).owner()) * kCreatureCount +
+                                     static_cast<int>(pieces[k])];
+                return;
+            }
+        }
+        // Solved, and remembered: pieces of one player and creature are worth the same (the
+        // first of them stands for all, so rounding cannot tell them apart).
+        solveCustom(pieces, cells, n);
+        const int n1 = all_[0].count();
+        for (int k = 1; k < n; ++k)
+            if (pieces[k] == pieces[k - 1] && (k < n1) == (k - 1 < n1))
+                worth_[cells[k].index()] = worth_[cells[k - 1].index()];
+        if (entry) {
+            entry->army = army;
+            entry->rulesKey = rulesKey;
+            entry->win = win_;
+            for (int k = 0; k < n; ++k)
+                entry->worth[index(pos_.at(cells[k]).owner()) * kCreatureCount +
+                             static_cast<int>(pieces[k])] = worth_[cells[k].index()];
+        }
+    }
+
+    void solveCustom(const std::array<Creature, kMaxPieces>& pieces,
+                     const std::array<Cell, kMaxPieces>& cells, int n) {
         const int n1 = all_[0].count();
         const auto all = std::span<const Creature>(pieces.data(), n);
         const auto side = [&](int k) { return k < n1 ? Player::One : Player::Two; };
@@ -860,6 +929,7 @@ class Evaluator {
     double win_ = 0.5;
     double logitWin_ = 0;
     double slope_ = 2;
+    Memo::Impl* memo_;
 };
 
 // A finished game: the exact result, as a material logit.
@@ -872,9 +942,9 @@ void scoreOver(const Position& pos, Scores& s) {
 
 // The scores of a position that is over, at a decision, or with an outcome due. A
 // placement is scored here only for its draw share (wdl): as the decision after it.
-void scoreAt(const Position& pos, Scores& s) {
+void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr) {
     if (pos.isOver()) return scoreOver(pos, s);
-    Evaluator e(pos);
+    Evaluator e(pos, memo);
     if (pos.phase() == Phase::Outcome) {
         // After the outcome the attacker's turn goes on with one action fewer.
         const int left = pos.actionsLeft() - 1;
@@ -885,21 +955,22 @@ void scoreAt(const Position& pos, Scores& s) {
     e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
 }
 
-[[nodiscard]] Position bestPlacement(const Position& pos, double& value, Event* chosen = nullptr);
+[[nodiscard]] Position bestPlacement(const Position& pos, double& value, Event* chosen = nullptr,
+                                     Memo::Impl* memo = nullptr);
 
-[[nodiscard]] double valueOf(const Position& pos) {
+[[nodiscard]] double valueOf(const Position& pos, Memo::Impl* memo = nullptr) {
     if (!pos.isOver() && pos.phase() == Phase::Placement) {
         double value = 0;
-        (void)bestPlacement(pos, value);
+        (void)bestPlacement(pos, value, nullptr, memo);
         return value;
     }
     Scores s;
-    scoreAt(pos, s);
+    scoreAt(pos, s, memo);
     return squash(s.raw());
 }
 
 // The position after the placement the decider likes best, its value and the placement.
-Position bestPlacement(const Position& pos, double& value, Event* chosen) {
+Position bestPlacement(const Position& pos, double& value, Event* chosen, Memo::Impl* memo) {
     EventList list;
     pos.generate(list);
     const double side = sign(pos.decider());
@@ -908,7 +979,7 @@ Position bestPlacement(const Position& pos, double& value, Event* chosen) {
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
-        const double v = valueOf(child);
+        const double v = valueOf(child, memo);
         if (first || side * v > side * value) {
             value = v;
             best = child;
@@ -929,6 +1000,10 @@ std::string fixed(double v, int decimals = 3) {
 
 double evaluate(const Position& pos) {
     return valueOf(pos);
+}
+
+double evaluate(const Position& pos, Memo& memo) {
+    return valueOf(pos, &memo.impl());
 }
 
 Breakdown explain(const Position& pos) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,26 @@ namespace dejarik::eval {
 // every phase: decision, outcome due (the pending attack is valued by its odds) and
 // placement due. Deterministic, no state, thread-safe.
 [[nodiscard]] double evaluate(const Position& pos);
+
+// What one thread's evaluations may remember between calls: the material model of custom
+// armies (a creature on both sides, or twice on one side), which is otherwise solved afresh
+// at every call, at a cost exponential in the pieces. evaluate(pos, memo) returns exactly
+// evaluate(pos); the memo only saves the work. One memo per thread.
+class Memo {
+  public:
+    Memo();
+    ~Memo();
+    Memo(const Memo&) = delete;
+    Memo& operator=(const Memo&) = delete;
+
+    struct Impl;
+    [[nodiscard]] Impl& impl() { return *impl_; }
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+[[nodiscard]] double evaluate(const Position& pos, Memo& memo);
 
 // One named term of the evaluation, as shown by the protocol's `eval` command.
 struct Term {

@@ -111,7 +111,7 @@ class Worker {
         EvalEntry& e = evalCache_[key & (kEvalCacheSize - 1)];
         if (e.key == key) return e.value;
         e.key = key;
-        e.value = eval::evaluate(pos);
+        e.value = eval::evaluate(pos, memo_);
         return e.value;
     }
     bool enter(int ply);
@@ -137,6 +137,7 @@ class Worker {
     };
     static constexpr std::size_t kEvalCacheSize = 1 << 17;  // 2 MiB
     std::vector<EvalEntry> evalCache_ = std::vector<EvalEntry>(kEvalCacheSize);
+    eval::Memo memo_;
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every

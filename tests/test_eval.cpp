@@ -459,3 +459,21 @@ TEST_CASE("eval: no heap allocation") {
     CHECK(gAllocations.load() == before);
     CHECK(std::isfinite(sum));
 }
+
+TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos), custom armies included") {
+    eval::Memo memo;
+    const Rules kelly;
+    std::vector<Position> positions;
+    for (const auto& variant : allSamples())
+        positions.insert(positions.end(), variant.begin(), variant.end());
+    // The melee has a Ghhhk on each side: the custom-army path the memo serves.
+    std::mt19937_64 rng(5);
+    const auto melee = testing::randomWalk(fromDfen("S/Hk...mN....l/tG.........g 1 2 0 1", kelly),
+                                           200, rng, [](const Position& p) { return !p.isOver(); });
+    positions.insert(positions.end(), melee.begin(), melee.end());
+    REQUIRE(melee.size() > 20);
+    // Twice over, so that the second pass reads what the first remembered.
+    for (int pass = 0; pass < 2; ++pass)
+        for (const Position& pos : positions)
+            CHECK(eval::evaluate(pos, memo) == eval::evaluate(pos));
+}
