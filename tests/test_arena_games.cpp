@@ -191,6 +191,9 @@ TEST_SUITE("arena-unit") {
         DriftingGreedy same1("same", 1, 1u << 30), same2("same", 1, 1u << 30);
         const Pentanomial identicalDup = playPairs(same1, same2, DiceMode::Duplicate, 100);
         const Pentanomial identicalInd = playPairs(same1, same2, DiceMode::Independent, 100);
+        MESSAGE("two copies of one player, 100 pairs: pair-score sd independent ",
+                scoreInterval(identicalInd).stdev, ", duplicate ",
+                scoreInterval(identicalDup).stdev);
         CHECK(scoreInterval(identicalDup).stdev == 0);
         CHECK(scoreInterval(identicalInd).stdev > 0.1);
 

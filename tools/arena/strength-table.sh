@@ -6,7 +6,8 @@
 # Usage: tools/arena/strength-table.sh RULESET OUT [PAIRS_BASELINE] [PAIRS_LADDER]
 # ENGINE (default build/dejarik) and ARENA (default build/dejarik-arena) name the binaries;
 # JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
-# baselines; LADDER (default "1 2 3 4 5") the depths of the ladder.
+# baselines; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0 leaves out
+# the rows against the baselines, HEADER=0 the table's header.
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -16,7 +17,7 @@ engine=${ENGINE:-build/dejarik}
 arena=${ARENA:-build/dejarik-arena}
 jobs=${JOBS:-2}
 depth=${DEPTH:-4}
-ladder=(${LADDER:-1 2 3 4 5})
+read -r -a ladder <<<"${LADDER:-1 2 3 4 5}"
 mkdir -p "$out"
 
 row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
@@ -39,14 +40,18 @@ row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
         END { printf " %s |\n", adj == "" ? "—" : adj }' "$file.table"
 }
 
-echo "| ruleset | match | pairs | W-D-L | score [95%] | Elo | luck-adjusted Elo |"
-echo "|---|---|---:|---|---|---|---|"
-row "d$depth-random" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-    "cmd=$engine name=random option.Player=random depth=1"
-row "d$depth-greedy" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-    "cmd=$engine name=greedy option.Player=greedy depth=1"
-row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
-    "cmd=$engine name=random option.Player=random depth=1"
+if [[ ${HEADER:-1} != 0 ]]; then
+    echo "| ruleset | match | pairs | W-D-L | score [95%] | Elo | luck-adjusted Elo |"
+    echo "|---|---|---:|---|---|---|---|"
+fi
+if [[ ${BASELINES:-1} != 0 ]]; then
+    row "d$depth-random" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+        "cmd=$engine name=random option.Player=random depth=1"
+    row "d$depth-greedy" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+        "cmd=$engine name=greedy option.Player=greedy depth=1"
+    row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
+        "cmd=$engine name=random option.Player=random depth=1"
+fi
 for ((i = 1; i < ${#ladder[@]}; ++i)); do
     hi=${ladder[$i]} lo=${ladder[$((i - 1))]}
     row "d$hi-d$lo" "$pairsLadder" "cmd=$engine name=d$hi depth=$hi" "cmd=$engine name=d$lo depth=$lo"
