@@ -19,3 +19,35 @@ endif()
 
 add_test(NAME arena-unit COMMAND arena-tests --test-suite=arena-unit)
 add_test(NAME arena-engines COMMAND arena-tests --test-suite=arena-engines)
+
+# The command line, end to end: a match, a demo, records replayed through an engine, shards
+# merged, and a usage error.
+set(ARENA_CLI $<TARGET_FILE:dejarik-arena>)
+set(ARENA_TEST_ENGINE_PATH $<TARGET_FILE:dejarik-test-engine>)
+set(ARENA_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/arena-cli)
+add_test(NAME arena-cli-match
+  COMMAND ${ARENA_CLI} --engine builtin=greedy --engine builtin=random --pairs 3 --quiet)
+set_tests_properties(arena-cli-match PROPERTIES
+  PASS_REGULAR_EXPRESSION "greedy vs random +3 +6 ")
+add_test(NAME arena-cli-demo
+  COMMAND ${ARENA_CLI} demo --engine ${ARENA_TEST_ENGINE_PATH} --seed 3 --depth 1)
+set_tests_properties(arena-cli-demo PROPERTIES
+  PASS_REGULAR_EXPRESSION "dice .*Result (1-0|0-1|1/2-1/2) .*\\[Event \"dejarik-arena\"\\]")
+add_test(NAME arena-cli-replay
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}' && rm -f '${ARENA_CLI_DIR}/replay.dgn' && \
+'${ARENA_CLI}' --engine cmd=${ARENA_TEST_ENGINE_PATH} depth=1 name=a \
+--engine cmd=${ARENA_TEST_ENGINE_PATH} arg=--player arg=greedy depth=1 name=b \
+--ruleset holochess --pairs 2 --quiet --records '${ARENA_CLI_DIR}/replay.dgn' && \
+'${ARENA_CLI}' replay '${ARENA_CLI_DIR}/replay.dgn' --engine ${ARENA_TEST_ENGINE_PATH}")
+set_tests_properties(arena-cli-replay PROPERTIES
+  PASS_REGULAR_EXPRESSION "4 records replayed \\(also through the engine\\), 0 failed")
+add_test(NAME arena-cli-shards
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}' && cd '${ARENA_CLI_DIR}' && rm -f s1.results s2.results && \
+for k in 1 2; do '${ARENA_CLI}' --engine builtin=greedy --engine builtin=random --pairs 5 \
+--shard $k/2 --results s$k.results --quiet || exit 1; done && \
+'${ARENA_CLI}' merge s1.results s2.results")
+set_tests_properties(arena-cli-shards PROPERTIES
+  PASS_REGULAR_EXPRESSION "10 games from 2 files.*greedy vs random +5 +10 ")
+add_test(NAME arena-cli-usage COMMAND ${ARENA_CLI} --engine builtin=greedy)
+set_tests_properties(arena-cli-usage PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: give two or more --engine")

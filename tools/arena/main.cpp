@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -516,6 +517,7 @@ int replayCommand(const std::vector<std::string>& args) {
     auto log = makeLogger(false, false, "");
     std::atomic<bool> interrupt{false};
     int failures = 0;
+    std::map<std::string, std::unique_ptr<EngineSeat>> seats;
     for (const auto& record : *records) {
         const std::string label = "record " + std::to_string(record.round + 1) + "." +
                                   std::to_string(record.gameInPair + 1);
@@ -533,13 +535,19 @@ int replayCommand(const std::vector<std::string>& args) {
             const auto eq = words[i].find('=');
             ruleOptions.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
         }
-        EngineSpec spec;
-        spec.cmd = enginePath;
-        (void)spec.finish(false);
-        EngineSeat seat(spec, ruleOptions, {}, log, &interrupt);
+        // One engine process per set of rules: starting one per record would be slow.
+        auto& seat = seats[record.rules];
+        if (!seat) {
+            EngineSpec spec;
+            spec.cmd = enginePath;
+            (void)spec.finish(false);
+            seat =
+                std::make_unique<EngineSeat>(spec, ruleOptions, EngineTimeouts{}, log, &interrupt);
+        }
         const std::string position = "position dfen " + record.deal +
                                      (record.events.empty() ? "" : " moves " + record.moves());
-        const auto lines = seat.converse({position, "d"}, std::chrono::seconds(10));
+        const auto lines = seat->converse({position, "d"}, std::chrono::seconds(10));
+        if (!lines) seat.reset();  // a fresh engine for the next record
         bool found = false, refused = false;
         for (const auto& l : lines.value_or(std::vector<std::string>{})) {
             found = found || l.find(record.finalDfen) != std::string::npos;
