@@ -248,6 +248,43 @@ TEST_SUITE("arena-unit") {
         }
     }
 
+    TEST_CASE("every decision goes to the player whose decision is due") {
+        // After a counter-push the defender's player places the attacker: the seat of the
+        // player not on turn is asked.
+        class Spy final : public Seat {
+          public:
+            explicit Spy(Player seat) : seat_(seat), inner_("spy", "random", 7) {}
+            [[nodiscard]] const std::string& name() const override { return inner_.name(); }
+            [[nodiscard]] Reply prepare() override { return {}; }
+            [[nodiscard]] Reply decide(const DecisionRequest& r) override {
+                const Position& pos = r.position;
+                CHECK(pos.decider() == seat_);
+                CHECK(pos.phase() != Phase::Outcome);
+                if (pos.phase() == Phase::Placement && pos.sideToMove() != seat_)
+                    ++counterPlacements;
+                return inner_.decide(r);
+            }
+            void recover() override {}
+            void shutdown() override {}
+            int counterPlacements = 0;
+
+          private:
+            Player seat_;
+            BuiltinSeat inner_;
+        };
+        Spy one(Player::One), two(Player::Two);
+        const Rules rules = Rules::preset(Ruleset::Kelly);
+        for (int r = 0; r < 20; ++r) {
+            const GameSpec spec{rules,
+                                randomDeal(Ruleset::Kelly, 3, r),
+                                LuckStream(3, r, 0, DiceMode::Duplicate),
+                                {&one, &two},
+                                {}};
+            REQUIRE(playGame(spec, RefereeConfig{}));
+        }
+        CHECK(one.counterPlacements + two.counterPlacements > 0);
+    }
+
     TEST_CASE("a turn cap draws the game") {
         auto config = baseConfig({builtin("A", "random", 1), builtin("B", "random", 2)}, 2);
         config.referee.maxTurns = 3;
