@@ -81,6 +81,7 @@ class SignalWatcher {
     ~SignalWatcher() {
         done_ = true;
         thread_.join();
+        pthread_sigmask(SIG_UNBLOCK, &set_, nullptr);
     }
     SignalWatcher(const SignalWatcher&) = delete;
     SignalWatcher& operator=(const SignalWatcher&) = delete;
