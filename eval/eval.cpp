@@ -53,7 +53,7 @@ constexpr double kCentreWorth = 2.0;
 constexpr double kSafeRing = 0.5;  // SafeOuterOrbit: share of the lead the hider can void
 constexpr double kHoldStep = 0.6;  // CentreWin: a hold counter about to reach N
 constexpr double kHoldContested = 0.4;
-constexpr double kHoldWin = 3.0;       // a hold win nothing can stop: tanh(3) = 0.995, plus
+constexpr double kHoldWin = 6.0;       // a hold win nothing can stop: tanh(6 * 0.5) = 0.995, plus
 constexpr double kHoldWinRest = 0.05;  // this share of the rest, so material still counts
 constexpr int kQuietHorizon = 30;      // actions before the quiet draw where the value shrinks
 constexpr int kQuietCap = 100;         // the search's table tells distances apart up to this
@@ -950,9 +950,11 @@ void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr) {
         const int left = pos.actionsLeft() - 1;
         const Player mover = left > 0 ? pos.sideToMove() : opponent(pos.sideToMove());
         e.score(s, mover, left > 0 ? left : 2, true);
-        return;
+    } else {
+        e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
-    e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
+    for (auto& t : s.term)
+        t = {kCalibration * t[0], kCalibration * t[1]};
 }
 
 [[nodiscard]] Position bestPlacement(const Position& pos, double& value, Event* chosen = nullptr,

@@ -266,12 +266,13 @@ TEST_CASE("material: the table is the attrition model, which an extra piece neve
             const double w = eval::attritionWin(pos);
             const eval::Breakdown b = eval::explain(pos);
             if (pos.phase() == Phase::Placement) continue;  // explained after the placement
-            // The material term is the logit of the attrition win chance, credited to the
-            // side it favours.
+            // The material term is the calibrated logit of the attrition win chance, credited
+            // to the side it favours.
             const double wc = std::clamp(w, 5e-4, 1 - 5e-4);
             const eval::Term& material = b.terms[0];
-            CHECK(material.player1 - material.player2 ==
-                  doctest::Approx(0.5 * std::log(wc / (1 - wc))).epsilon(1e-9));
+            CHECK(
+                material.player1 - material.player2 ==
+                doctest::Approx(eval::kCalibration * 0.5 * std::log(wc / (1 - wc))).epsilon(1e-9));
             CHECK(std::min(material.player1, material.player2) == 0.0);
             if (pos.phase() != Phase::Decision) continue;
             for (const Cell c : pos.occupied()) {
