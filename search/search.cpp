@@ -328,6 +328,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         double lo = -1;
         double hi = 1;
         NodeKind kind;
+        bool inTable = false;
     };
     std::array<Child, 4> children{
         Child{pos, 0, -1, 1, NodeKind::Terminal}, Child{pos, 0, -1, 1, NodeKind::Terminal},
@@ -340,7 +341,10 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         c.p = pos.probability(o);
         c.pos.apply(o);
         c.kind = kindOf(c.pos);
-        if (tt_ && c.kind != NodeKind::Terminal) tt_->prefetch(tableKey(c.pos));
+        // Decisions at depth 0 are evaluated, never stored: no table entry to look for.
+        c.inTable = tt_ && c.kind != NodeKind::Terminal &&
+                    !(c.pos.phase() == Phase::Decision && depth <= 0);
+        if (c.inTable) tt_->prefetch(tableKey(c.pos));
     }
     // Likeliest first: they move the bounds the most. (Insertion sort of at most four.)
     for (int i = 1; i < n; ++i)
@@ -351,7 +355,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         Child& c = children[i];
         if (c.kind == NodeKind::Terminal) {
             c.lo = c.hi = terminalValue(c.pos);
-        } else if (tt_) {
+        } else if (c.inTable) {
             TTData e;
             if (tt_->probe(tableKey(c.pos), e) && e.depth >= depth) {
                 if (e.heuristic) ++heuristic_;
