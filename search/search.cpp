@@ -135,7 +135,7 @@ class Worker {
         std::uint64_t key = 0;
         double value = 0;
     };
-    static constexpr std::size_t kEvalCacheSize = 1 << 17;  // 2 MiB
+    static constexpr std::size_t kEvalCacheSize = 1 << 15;  // 512 KiB
     std::vector<EvalEntry> evalCache_ = std::vector<EvalEntry>(kEvalCacheSize);
     eval::Memo memo_;
 };
