@@ -4,22 +4,12 @@
 
 #include <algorithm>
 #include <charconv>
-#include <sstream>
 
 #include "baselines.h"
 
 namespace dejarik::arena {
 
 namespace {
-
-std::vector<std::string> words(std::string_view s) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(s)};
-    std::string w;
-    while (in >> w)
-        out.push_back(w);
-    return out;
-}
 
 std::string lower(std::string s) {
     for (char& c : s)
@@ -42,7 +32,7 @@ std::optional<T> number(std::string_view s) {
 
 // Reads the fields the arena records from an `info` line; false when it has no score.
 bool parseInfo(const std::string& line, DecisionInfo& info) {
-    const auto w = words(line);
+    const auto w = splitWords(line);
     DecisionInfo parsed;
     bool scored = false;
     for (std::size_t i = 1; i < w.size(); ++i) {
@@ -207,6 +197,28 @@ Reply EngineSeat::crashed(const std::string& doing) {
     return r;
 }
 
+std::optional<Reply> EngineSeat::readHandshakeLine(std::string& line, Clock::time_point deadline,
+                                                   const std::string& doing,
+                                                   const std::string& awaited) {
+    switch (process_->readLine(line, deadline, interrupt_)) {
+        case ChildProcess::ReadStatus::Line:
+            return std::nullopt;
+        case ChildProcess::ReadStatus::Closed:
+            return crashed(doing);
+        case ChildProcess::ReadStatus::Timeout:
+            process_->kill();
+            process_.reset();
+            return Reply{
+                SeatFault::Timeout,
+                "",
+                {},
+                "no " + awaited + " within " + std::to_string(timeouts_.start.count()) + " ms"};
+        case ChildProcess::ReadStatus::Interrupted:
+            return Reply{SeatFault::Interrupted, "", {}, "interrupted"};
+    }
+    return std::nullopt;
+}
+
 Reply EngineSeat::start() {
     ++starts_;
     std::string error;
@@ -220,25 +232,11 @@ Reply EngineSeat::start() {
     const auto deadline = Clock::now() + timeouts_.start;
     std::string line;
     while (true) {
-        switch (process_->readLine(line, deadline, interrupt_)) {
-            case ChildProcess::ReadStatus::Line:
-                break;
-            case ChildProcess::ReadStatus::Closed:
-                return crashed("starting");
-            case ChildProcess::ReadStatus::Timeout:
-                process_->kill();
-                process_.reset();
-                return {SeatFault::Timeout,
-                        "",
-                        {},
-                        "no deiok within " + std::to_string(timeouts_.start.count()) + " ms"};
-            case ChildProcess::ReadStatus::Interrupted:
-                return {SeatFault::Interrupted, "", {}, "interrupted"};
-        }
+        if (auto fault = readHandshakeLine(line, deadline, "starting", "deiok")) return *fault;
         if (line == "deiok") break;
         if (startsWith(line, "option")) {
             // option name <id, may have spaces> type ...
-            const auto w = words(line);
+            const auto w = splitWords(line);
             std::string optionName;
             for (std::size_t i = 2; i < w.size() && w[i] != "type"; ++i)
                 optionName += (optionName.empty() ? "" : " ") + w[i];
@@ -265,23 +263,10 @@ Reply EngineSeat::waitReady() {
     const auto deadline = Clock::now() + timeouts_.start;
     std::string line;
     while (true) {
-        switch (process_->readLine(line, deadline, interrupt_)) {
-            case ChildProcess::ReadStatus::Line:
-                if (line == "readyok") return {};
-                logLine(line);
-                continue;
-            case ChildProcess::ReadStatus::Closed:
-                return crashed("getting ready");
-            case ChildProcess::ReadStatus::Timeout:
-                process_->kill();
-                process_.reset();
-                return {SeatFault::Timeout,
-                        "",
-                        {},
-                        "no readyok within " + std::to_string(timeouts_.start.count()) + " ms"};
-            case ChildProcess::ReadStatus::Interrupted:
-                return {SeatFault::Interrupted, "", {}, "interrupted"};
-        }
+        if (auto fault = readHandshakeLine(line, deadline, "getting ready", "readyok"))
+            return *fault;
+        if (line == "readyok") return {};
+        logLine(line);
     }
 }
 
@@ -340,7 +325,7 @@ Reply EngineSeat::decide(const DecisionRequest& request) {
         if (startsWith(line, "bestmove")) {
             log_->debug("{} > {}", spec_.name, line);
             info.elapsedMs = millisecondsSince(t0);
-            const auto w = words(line);
+            const auto w = splitWords(line);
             const std::string token = w.size() > 1 ? w[1] : "";
             if (stopped)
                 return {SeatFault::Timeout, token, info,

@@ -69,6 +69,12 @@ class EngineSeat final : public Seat {
   private:
     [[nodiscard]] Reply start();
     [[nodiscard]] Reply waitReady();
+    // Reads a line of the handshake (for deiok or readyok, within timeouts_.start): nothing
+    // when a line came, else the fault.
+    [[nodiscard]] std::optional<Reply> readHandshakeLine(std::string& line,
+                                                         Clock::time_point deadline,
+                                                         const std::string& doing,
+                                                         const std::string& awaited);
     [[nodiscard]] Reply crashed(const std::string& doing);
     [[nodiscard]] bool send(const std::string& line);
     void logLine(const std::string& line);

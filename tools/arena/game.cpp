@@ -47,15 +47,6 @@ std::string quoteTag(std::string_view value) {
     return out + "\"";
 }
 
-std::vector<std::string> words(std::string_view s) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(s)};
-    std::string w;
-    while (in >> w)
-        out.push_back(w);
-    return out;
-}
-
 bool isResultToken(std::string_view t) {
     return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
 }
@@ -68,6 +59,15 @@ bool isTurnNumber(std::string_view t) {
 }
 
 }  // namespace
+
+std::vector<std::string> splitWords(std::string_view s) {
+    std::vector<std::string> out;
+    std::istringstream in{std::string(s)};
+    std::string w;
+    while (in >> w)
+        out.push_back(w);
+    return out;
+}
 
 std::string_view terminationName(Termination t) {
     return kTerminationNames[static_cast<int>(t)];
@@ -167,7 +167,7 @@ std::string DecisionInfo::str() const {
 
 DecisionInfo DecisionInfo::parse(std::string_view comment) {
     DecisionInfo info;
-    const auto w = words(comment);
+    const auto w = splitWords(comment);
     for (std::size_t i = 0; i + 1 < w.size(); i += 2) {
         const std::string& key = w[i];
         const std::string& value = w[i + 1];
@@ -200,7 +200,7 @@ std::string Luck::str() const {
 std::optional<Luck> Luck::parse(std::string_view text) {
     Luck luck;
     int found = 0;
-    for (const auto& item : words(text)) {
+    for (const auto& item : splitWords(text)) {
         const auto eq = item.find('=');
         if (eq == std::string::npos) return std::nullopt;
         const std::string key = item.substr(0, eq);
@@ -274,7 +274,7 @@ std::string formatRecord(const GameRecord& r) {
 }
 
 std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error) {
-    const auto w = words(tag);
+    const auto w = splitWords(tag);
     if (w.empty()) {
         error = "empty Rules tag";
         return std::nullopt;

@@ -39,6 +39,9 @@ enum class GameOutcome : std::uint8_t { Player1Wins, Player2Wins, Draw };
 // The points of `p` (1, 0.5 or 0).
 [[nodiscard]] double pointsFor(GameOutcome o, Player p);
 
+// The words of s, split at white space.
+[[nodiscard]] std::vector<std::string> splitWords(std::string_view s);
+
 // The limits of one engine's searches. Any combination may be given; at least one is
 // needed for an engine run by the arena.
 struct TimeControl {

@@ -17,6 +17,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -39,6 +40,38 @@ constexpr int kExitInterrupted = 130;
 int usageError(const std::string& message) {
     std::cerr << "dejarik-arena: error: " << message << "\n";
     return kExitUsage;
+}
+
+// Parses a subcommand's arguments into vm (inspect, if given, sees them first): nothing to
+// go on with, or the exit code to return (after a usage error, or 0 after --help).
+std::optional<int> parseArguments(
+    const po::options_description& desc, const std::vector<std::string>& args,
+    po::variables_map& vm, const po::positional_options_description* positional = nullptr,
+    const std::function<void(const po::parsed_options&)>& inspect = {}) {
+    try {
+        po::command_line_parser parser(args);
+        parser.options(desc);
+        if (positional) parser.positional(*positional);
+        const auto parsed = parser.run();
+        if (inspect) inspect(parsed);
+        po::store(parsed, vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    return std::nullopt;
+}
+
+// The words of a multitoken option, each followed by a space.
+std::string joinedWords(const po::variable_value& value) {
+    std::string text;
+    for (const auto& item : value.as<std::vector<std::string>>())
+        text += item + " ";
+    return text;
 }
 
 std::shared_ptr<spdlog::logger> makeLogger(bool verbose, bool quiet, const std::string& logPath) {
@@ -118,27 +151,13 @@ std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
     return s;
 }
 
-std::vector<std::string> splitWords(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> out;
-    std::string w;
-    while (in >> w)
-        out.push_back(w);
-    return out;
-}
-
 std::optional<std::vector<GameRecord>> readRecords(const std::vector<std::string>& paths,
                                                    std::string& error) {
     std::vector<GameRecord> all;
     for (const auto& path : paths) {
-        std::ifstream in(path);
-        if (!in) {
-            error = "cannot open '" + path + "'";
-            return std::nullopt;
-        }
-        std::ostringstream text;
-        text << in.rdbuf();
-        auto records = parseRecords(text.str(), error);
+        const auto text = readTextFile(path, error);
+        if (!text) return std::nullopt;
+        auto records = parseRecords(*text, error);
         if (!records) {
             error = path + ": " + error;
             return std::nullopt;
@@ -195,19 +214,11 @@ int runCommand(const std::vector<std::string>& args) {
 
     po::variables_map vm;
     std::vector<std::vector<std::string>> engineItems;
-    try {
-        const auto parsed = po::command_line_parser(args).options(desc).run();
-        for (const auto& o : parsed.options)
-            if (o.string_key == "engine") engineItems.push_back(o.value);
-        po::store(parsed, vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = parseArguments(desc, args, vm, nullptr, [&](const po::parsed_options& parsed) {
+            for (const auto& o : parsed.options)
+                if (o.string_key == "engine") engineItems.push_back(o.value);
+        }))
+        return *code;
 
     std::string error;
     auto rules = ruleSettings(ruleset, ruleItems, error);
@@ -258,10 +269,7 @@ int runCommand(const std::vector<std::string>& args) {
     config.referee.stallTimeout = std::chrono::milliseconds(stall);
     config.timeouts.start = std::chrono::milliseconds(startTimeout);
     if (vm.count("sprt")) {
-        std::string text;
-        for (const auto& item : vm["sprt"].as<std::vector<std::string>>())
-            text += item + " ";
-        auto sprt = SprtConfig::parse(text, error);
+        auto sprt = SprtConfig::parse(joinedWords(vm["sprt"]), error);
         if (!sprt) return usageError("--sprt: " + error);
         config.sprt = *sprt;
     }
@@ -323,16 +331,7 @@ int mergeCommand(const std::vector<std::string>& args) {
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
     if (inputs.empty()) return usageError("merge: give results files");
     std::string error;
     std::vector<ResultsFile> files;
@@ -345,10 +344,7 @@ int mergeCommand(const std::vector<std::string>& args) {
     if (!merged) return usageError("merge: " + error);
     std::optional<SprtConfig> sprt;
     if (vm.count("sprt")) {
-        std::string text;
-        for (const auto& item : vm["sprt"].as<std::vector<std::string>>())
-            text += item + " ";
-        sprt = SprtConfig::parse(text, error);
+        sprt = SprtConfig::parse(joinedWords(vm["sprt"]), error);
         if (!sprt) return usageError("--sprt: " + error);
     }
     if (!out.empty()) {
@@ -399,16 +395,7 @@ int demoCommand(const std::vector<std::string>& args) {
                                                          "nodes per decision")(
         "record", po::value(&recordPath), "also write the record to this file");
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = parseArguments(desc, args, vm)) return *code;
     if (enginePath.empty()) return usageError("demo: give --engine PATH");
     std::string error;
     auto rules = ruleSettings(ruleset, ruleItems, error);
@@ -502,16 +489,7 @@ int replayCommand(const std::vector<std::string>& args) {
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
     std::string error;
     auto records = readRecords(inputs, error);
     if (!records) return usageError(error);
@@ -584,16 +562,7 @@ int calibrateCommand(const std::vector<std::string>& args) {
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
     if (bins < 1 || bins > 200) return usageError("--bins: 1 to 200");
     std::string error;
     auto records = readRecords(inputs, error);

@@ -222,7 +222,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
     return r;
 }
 
-std::optional<ResultsFile> readResultsFile(const std::string& path, std::string& error) {
+std::optional<std::string> readTextFile(const std::string& path, std::string& error) {
     std::ifstream in(path);
     if (!in) {
         error = "cannot open '" + path + "'";
@@ -230,7 +230,13 @@ std::optional<ResultsFile> readResultsFile(const std::string& path, std::string&
     }
     std::ostringstream text;
     text << in.rdbuf();
-    auto r = parseResults(text.str(), error);
+    return text.str();
+}
+
+std::optional<ResultsFile> readResultsFile(const std::string& path, std::string& error) {
+    const auto text = readTextFile(path, error);
+    if (!text) return std::nullopt;
+    auto r = parseResults(*text, error);
     if (!r) error = path + ": " + error;
     return r;
 }
