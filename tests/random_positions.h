@@ -1,8 +1,12 @@
 // Positions for tests, reached by seeded random play from the start of every ruleset.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <random>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "position.h"
@@ -24,6 +28,16 @@ std::vector<Position> randomWalk(const Position& start, int maxEvents, std::mt19
         pos.apply(list[pick(rng)]);
     }
     return out;
+}
+
+// The position of a DFEN after the given events; a test that names a bad one fails here.
+inline Position fromDfen(std::string_view dfen, const Rules& rules, std::string_view moves = "") {
+    std::string error;
+    auto pos = Position::fromDfen(dfen, rules, &error);
+    REQUIRE_MESSAGE(pos, error);
+    auto played = playTokens(*pos, moves, &error);
+    REQUIRE_MESSAGE(played, error);
+    return *played;
 }
 
 // Whether a search can start here: a decision or placement point of a game not over.

@@ -95,14 +95,7 @@ Position start(std::size_t variant) {
     return *Position::fromDfen(kVariants[variant].start, rules);
 }
 
-Position fromDfen(std::string_view dfen, const Rules& rules, std::string_view moves = "") {
-    std::string error;
-    auto pos = Position::fromDfen(dfen, rules, &error);
-    REQUIRE_MESSAGE(pos, error);
-    auto played = playTokens(*pos, moves, &error);
-    REQUIRE_MESSAGE(played, error);
-    return *played;
-}
+using testing::fromDfen;
 
 // Positions of games not over, every fourth of seeded random games, at every phase.
 std::vector<Position> samples(std::size_t variant, int games, std::uint64_t seed) {

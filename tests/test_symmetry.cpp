@@ -26,14 +26,7 @@ const Rules& rulesOf(Ruleset r) {
     return all[static_cast<std::size_t>(r)];
 }
 
-Position fromDfen(std::string_view dfen, const Rules& rules, std::string_view moves = "") {
-    std::string error;
-    auto pos = Position::fromDfen(dfen, rules, &error);
-    REQUIRE_MESSAGE(pos, error);
-    auto played = playTokens(*pos, moves, &error);
-    REQUIRE_MESSAGE(played, error);
-    return *played;
-}
+using testing::fromDfen;
 
 std::set<std::uint16_t> eventCodes(const Position& pos, Symmetry s = Symmetry()) {
     EventList list;
