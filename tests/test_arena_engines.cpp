@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "analysis.h"
+#include "test_arena_support.h"
 #include "tournament.h"
 
 #ifndef ARENA_TEST_ENGINE
@@ -22,10 +23,8 @@ using namespace dejarik::arena;
 
 namespace {
 
-std::shared_ptr<spdlog::logger> quietLog() {
-    return std::make_shared<spdlog::logger>("test",
-                                            std::make_shared<spdlog::sinks::null_sink_mt>());
-}
+using testing::quietLog;
+using testing::run;
 
 EngineSpec testEngine(const std::string& name, const std::vector<std::string>& args,
                       const std::string& limit = "depth=1") {
@@ -53,15 +52,6 @@ RunConfig gauntlet(std::vector<EngineSpec> engines, std::uint64_t pairs) {
     c.timeouts.stopGrace = std::chrono::milliseconds(300);
     c.timeouts.quitGrace = std::chrono::milliseconds(300);
     return c;
-}
-
-RunOutcome run(const RunConfig& config) {
-    std::atomic<bool> interrupt{false};
-    std::string error;
-    auto out = runTournament(config, interrupt, error);
-    INFO(error);
-    REQUIRE(out);
-    return std::move(*out);
 }
 
 // Every game of engine `engine` against the first engine: lost, by `expected`.

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "baselines.h"
 #include "deals.h"
+#include "test_arena_support.h"
 #include "tournament.h"
 
 using namespace dejarik;
@@ -22,10 +23,8 @@ using namespace dejarik::arena;
 
 namespace {
 
-std::shared_ptr<spdlog::logger> quietLog() {
-    return std::make_shared<spdlog::logger>("test",
-                                            std::make_shared<spdlog::sinks::null_sink_mt>());
-}
+using testing::quietLog;
+using testing::run;
 
 EngineSpec builtin(const std::string& name, const std::string& kind, std::uint64_t seed) {
     EngineSpec s;
@@ -42,15 +41,6 @@ RunConfig baseConfig(std::vector<EngineSpec> engines, std::uint64_t pairs) {
     c.seed = 42;
     c.log = quietLog();
     return c;
-}
-
-RunOutcome run(const RunConfig& config) {
-    std::atomic<bool> interrupt{false};
-    std::string error;
-    auto out = runTournament(config, interrupt, error);
-    INFO(error);
-    REQUIRE(out);
-    return std::move(*out);
 }
 
 std::string tempPath(const std::string& name) {
