@@ -616,18 +616,17 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
 
     EventList legal;
     root.generate(legal);
-    std::vector<RootMove> rootMoves;
+    Worker main(&tt, control, true);
     {
-        Worker orderer(&tt, control, false);
         TTData e;
         const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();
-        orderer.orderDecisions(root, legal, ttMove);
+        main.orderDecisions(root, legal, ttMove);
     }
+    std::vector<RootMove> rootMoves;
     for (const Event e : legal)
         rootMoves.push_back(RootMove{e});
     const int multiPv = std::clamp(options.multiPv, 1, static_cast<int>(rootMoves.size()));
 
-    Worker main(&tt, control, true);
     std::vector<std::unique_ptr<Worker>> helpers;
     std::vector<std::thread> helperThreads;
     std::atomic<bool> helpersStop{false};
