@@ -516,6 +516,15 @@ struct Memo::Impl {
         std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
     };
     std::array<Entry, 256> entries;
+    // The standard-army material of the last evaluation: a search's leaves nearly all share
+    // their army, and reading it back skips the table reads (a table larger than L1) and a
+    // logarithm. Keyed by the army code and the table it was read from.
+    struct Army {
+        int code = -1;
+        const void* table = nullptr;
+        double win = 0.5, logitWin = 0, slope = 2;
+        std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
+    } army;
 };
 
 Memo::Memo() : impl_(std::make_unique<Impl>()) {}
@@ -548,6 +557,17 @@ class Evaluator {
         }
         if (unique) {
             const AttritionTable& table = AttritionTable::of(rules_);
+            if (memo_ && memo_->army.code == code && memo_->army.table == &table) {
+                const Memo::Impl::Army& a = memo_->army;
+                win_ = a.win;
+                logitWin_ = a.logitWin;
+                slope_ = a.slope;
+                for (const Player p : {Player::One, Player::Two})
+                    for (const Cell c : all_[index(p)])
+                        worth_[c.index()] = a.worth[index(p) * kCreatureCount +
+                                                    static_cast<int>(creature_[c.index()])];
+                return;
+            }
             win_ = table.win(code);
             for (const Player p : {Player::One, Player::Two}) {
                 const int digit = p == Player::One ? 1 : 2;
@@ -557,11 +577,23 @@ class Evaluator {
                     worth_[c.index()] = sign(p) * (win_ - table.win(without));
                 }
             }
+            setSlopes();
+            if (memo_) {
+                Memo::Impl::Army& a = memo_->army;
+                a.code = code;
+                a.table = &table;
+                a.win = win_;
+                a.logitWin = logitWin_;
+                a.slope = slope_;
+                for (const Player p : {Player::One, Player::Two})
+                    for (const Cell c : all_[index(p)])
+                        a.worth[index(p) * kCreatureCount +
+                                static_cast<int>(creature_[c.index()])] = worth_[c.index()];
+            }
         } else {
             customWorth();
+            setSlopes();
         }
-        logitWin_ = logit(win_);
-        slope_ = 0.5 / std::max(win_ * (1.0 - win_), kSlopeFloor);
     }
 
     // Terms of a decision point where `mover` has `actions` left, or of an attack whose
@@ -621,6 +653,11 @@ class Evaluator {
     }
 
   private:
+    void setSlopes() {
+        logitWin_ = logit(win_);
+        slope_ = 0.5 / std::max(win_ * (1.0 - win_), kSlopeFloor);
+    }
+
     void gather(Cell c, Creature creature) {
         const int i = c.index();
         const int steps = rules_.ratings(creature).movement;
