@@ -467,6 +467,37 @@ constexpr std::array<std::array<std::uint8_t, 4>, Cell::kCount> kNeighbourOrder 
                             (((free >> n[2]) & 1u) << 2) | (((free >> n[3]) & 1u) << 3));
 }
 
+// The same patterns for every cell at once: bit c of plane k is set when cell c's k-th
+// neighbour (kNeighbourOrder) is empty. Made once per evaluation, read per piece by shifts
+// alone.
+struct FreePlanes {
+    std::uint32_t before, after, across, centre;
+
+    constexpr explicit FreePlanes(Bitboard empty) {
+        const std::uint32_t e = empty.bits();
+        before = board::ringNext(empty).bits();  // bit c: the cell before c is empty
+        after = board::ringPrev(empty).bits();
+        across =
+            ((e & Bitboard::innerRing().bits()) << 12) | ((e & Bitboard::outerRing().bits()) >> 12);
+        centre = (e & 1u) ? Bitboard::innerRing().bits() : 0u;
+    }
+    [[nodiscard]] constexpr int pattern(int cell) const {
+        return static_cast<int>(((before >> cell) & 1u) | (((after >> cell) & 1u) << 1) |
+                                (((across >> cell) & 1u) << 2) | (((centre >> cell) & 1u) << 3));
+    }
+};
+
+// Patterns are ORs of single-cell patterns, so agreeing on every single empty cell is
+// agreeing everywhere.
+static_assert([] {
+    for (int empty = 0; empty < Cell::kCount; ++empty) {
+        const FreePlanes planes(Bitboard::of(Cell(empty)));
+        for (int c = 1; c < Cell::kCount; ++c)
+            if (planes.pattern(c) != freePattern(c, 1u << empty)) return false;
+    }
+    return true;
+}());
+
 // For a piece on a ring cell with movement m (1..3) and a pattern of free neighbours: the
 // union of kBall[first][m - 1] (where one move can end, before removing occupied cells) and
 // of kBall[first][m] (where an attack after that move can land) over the free first steps.
@@ -575,8 +606,7 @@ namespace {
 class Evaluator {
   public:
     explicit Evaluator(const Position& pos, Memo::Impl* memo = nullptr)
-        : pos_(pos), rules_(pos.rules()), memo_(memo) {
-        empty_ = pos.emptyCells();
+        : pos_(pos), rules_(pos.rules()), empty_(pos.emptyCells()), planes_(empty_), memo_(memo) {
         restricted_ = rules_.safeOuterOrbit() || rules_.kingOfTheCentre();
         int code = 0;
         std::uint32_t seen = 0;
@@ -587,6 +617,7 @@ class Evaluator {
             for (const Cell c : all_[index(p)]) {
                 const Creature creature = pos.at(c).creature();
                 gather(c, creature);
+                mobility_[index(p)] += std::min(std::popcount(reach_[c.index()]), kMobilityCap);
                 const std::uint32_t bit = 1u << static_cast<int>(creature);
                 unique = unique && !(seen & bit);
                 seen |= bit;
@@ -673,9 +704,7 @@ class Evaluator {
 
         // Mobility, and the centre when every attack goes through it.
         for (const Player p : {Player::One, Player::Two}) {
-            int cells = 0;
-            for (const Cell c : all_[index(p)])
-                cells += std::min(std::popcount(reach_[c.index()]), kMobilityCap);
+            const int cells = mobility_[index(p)];
             d.cells[index(p)] = cells;
             s.term[kMobility][index(p)] = kMobilityPerCell * cells;
             if (rules_.kingOfTheCentre() && all_[index(p)].has(Cell::centre()))
@@ -702,7 +731,7 @@ class Evaluator {
         const Bitboard free = board::adjacent(c) & empty_;
         Bitboard reach, range;
         if (steps >= 1 && steps <= 3 && i != 0) {
-            const MoveArea& area = kMoveArea[i][steps - 1][freePattern(i, free.bits())];
+            const MoveArea& area = kMoveArea[i][steps - 1][planes_.pattern(i)];
             reach = area.reach;
             range = area.range;
         } else if (steps >= 1 && steps <= 3) {
@@ -991,8 +1020,10 @@ class Evaluator {
     const Position& pos_;
     const Rules& rules_;
     Bitboard empty_;
+    FreePlanes planes_;
     bool restricted_ = false;
     std::array<Bitboard, 2> all_;
+    std::array<int, 2> mobility_{};  // cells each side's pieces can move to, capped per piece
     std::array<Creature, Cell::kCount> creature_;
     std::array<double, Cell::kCount> worth_;  // what losing the piece costs its owner, in W
     // Where one move can end, roughly: the first step exact, then the empty-board cells
@@ -1017,7 +1048,9 @@ void scoreOver(const Position& pos, Scores& s) {
 
 // The scores of a position that is over, at a decision, or with an outcome due. A
 // placement is scored here only for its draw share (wdl): as the decision after it.
-void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr) {
+// With `calibrate` false the terms of a game not over are left unscaled (the caller scales
+// their sum instead, which is exact while kCalibration is a power of two).
+void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr, bool calibrate = true) {
     if (pos.isOver()) return scoreOver(pos, s);
     Evaluator e(pos, memo);
     if (pos.phase() == Phase::Outcome) {
@@ -1028,6 +1061,7 @@ void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr) {
     } else {
         e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
+    if (!calibrate) return;
     for (auto& t : s.term)
         t = {kCalibration * t[0], kCalibration * t[1]};
 }
@@ -1042,8 +1076,12 @@ void scoreAt(const Position& pos, Scores& s, Memo::Impl* memo = nullptr) {
         return value;
     }
     Scores s;
-    scoreAt(pos, s, memo);
-    return squash(s.raw());
+    if (pos.isOver()) {
+        scoreOver(pos, s);
+        return squash(s.raw());
+    }
+    scoreAt(pos, s, memo, false);
+    return squash(kCalibration * s.raw());
 }
 
 // The position after the placement the decider likes best, its value and the placement.

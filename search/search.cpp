@@ -66,6 +66,20 @@ enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance };
     return r.attack + r.defence + r.movement;
 }
 
+// Ordering scores: the table's move above every attack, attacks above every history value.
+constexpr std::uint32_t kTableMoveScore = 0xFFFFFFFFu;
+constexpr std::uint32_t kAttackBase = 0xC0000000u;  // attacks: kAttackBase +- 2^29
+constexpr int kHistoryLimit = 1 << 28;              // history is halved before it gets here
+
+// An attack's ordering score: its expected material gain, in steps of 2^-20.
+[[nodiscard]] std::uint32_t attackOrderScore(const Rules& rules, Creature a, Creature d) {
+    const auto& c = rules.combat(a, d);
+    const double gain = c.probability[0] * worth(rules, d) - c.probability[3] * worth(rules, a) +
+                        0.25 * (c.probability[1] - c.probability[2]);
+    const double steps = std::clamp(gain * (1 << 20), -double(1 << 29), double(1 << 29));
+    return kAttackBase + static_cast<std::uint32_t>(static_cast<std::int32_t>(std::lround(steps)));
+}
+
 [[nodiscard]] std::uint64_t elapsedMs(Clock::time_point since) {
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count());
@@ -97,7 +111,7 @@ class Worker {
     void resetSeldepth() { seldepth_ = 0; }
     [[nodiscard]] bool stopped() const { return stopped_; }
     void setStopped(bool s) { stopped_ = s; }
-    void orderDecisions(const Position& pos, EventList& list, Event ttMove) const;
+    void orderDecisions(const Position& pos, EventList& list, Event ttMove);
 
   private:
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
@@ -118,9 +132,15 @@ class Worker {
     bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
     void store(std::uint64_t key, double value, int depth, double alpha, double beta, Event move,
                std::uint64_t heuristicBefore);
-    int& history(Player p, Event e) { return history_[index(p)][e.from().index()][e.to().index()]; }
-    [[nodiscard]] int historyOf(Player p, Event e) const {
-        return history_[index(p)][e.from().index()][e.to().index()];
+    // A cutoff by a quiet decision: its history grows with the depth it saved; the player's
+    // table is halved before a value could reach the attack scores.
+    void rewardHistory(Player p, Event e, int depth) {
+        int& h = history_[index(p)][e.from().index()][e.to().index()];
+        h += depth * depth + 1;
+        if (h >= kHistoryLimit)
+            for (auto& row : history_[index(p)])
+                for (int& v : row)
+                    v /= 2;
     }
 
     TranspositionTable* tt_;
@@ -131,6 +151,8 @@ class Worker {
     std::uint64_t heuristic_ = 0;  // evaluations and heuristic table values used so far
     int seldepth_ = 0;
     std::array<std::array<std::array<int, Cell::kCount>, Cell::kCount>, 2> history_{};
+    const Rules* attackRules_ = nullptr;  // the rules attackScore_ was made for
+    std::array<std::array<std::uint32_t, kCreatureCount>, kCreatureCount> attackScore_{};
     struct EvalEntry {
         std::uint64_t key = 0;
         double value = 0;
@@ -199,39 +221,48 @@ double Worker::search(const Position& pos, int depth, double alpha, double beta,
 }
 
 // Ordering: the table's move, then attacks by expected material gain, then moves and
-// placements by history.
-void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) const {
-    std::array<double, EventList::kCapacity> score;  // the first list.size() are set
+// placements by history. Each event becomes one 64-bit key — score, then the event's place
+// in the list (earlier first among equals), then its code — so that sorting the keys is a
+// stable sort of the events, with a single word moved per step.
+void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) {
     const Rules& rules = pos.rules();
+    if (&rules != attackRules_) {
+        attackRules_ = &rules;
+        for (int a = 0; a < kCreatureCount; ++a)
+            for (int d = 0; d < kCreatureCount; ++d)
+                attackScore_[a][d] =
+                    attackOrderScore(rules, static_cast<Creature>(a), static_cast<Creature>(d));
+    }
     const Player p = pos.decider();
-    for (int i = 0; i < list.size(); ++i) {
-        const Event e = list[i];
-        if (e == ttMove) {
-            score[i] = 1e12;
+    const int n = list.size();
+    std::array<std::uint64_t, EventList::kCapacity> keys;  // the first n are set
+    const std::uint16_t ttCode = ttMove.code();
+    const auto& history = history_[index(p)];
+    for (int i = 0; i < n; ++i) {
+        // Read from the code itself: decoding every event would cost more than scoring it.
+        const std::uint16_t code = list.code(i);
+        const Event e = Event::fromCode(code);
+        std::uint32_t score;
+        if (code == ttCode) {
+            score = kTableMoveScore;
         } else if (e.kind() == EventKind::Attack) {
-            const Creature a = pos.at(e.from()).creature(), d = pos.at(e.to()).creature();
-            const auto& c = rules.combat(a, d);
-            const double gain = c.probability[0] * worth(rules, d) -
-                                c.probability[3] * worth(rules, a) +
-                                0.25 * (c.probability[1] - c.probability[2]);
-            score[i] = 1e9 + 1e6 * gain;
+            score = attackScore_[static_cast<int>(pos.at(e.from()).creature())]
+                                [static_cast<int>(pos.at(e.to()).creature())];
         } else {
-            score[i] = historyOf(p, e);
+            score = static_cast<std::uint32_t>(history[e.from().index()][e.to().index()]);
         }
+        keys[i] = (std::uint64_t{score} << 32) | (std::uint64_t(255 - i) << 16) | code;
     }
-    // Insertion sort: lists are short and mostly ordered already.
-    for (int i = 1; i < list.size(); ++i) {
-        const Event e = list[i];
-        const double s = score[i];
+    // Insertion sort, descending: lists are short.
+    for (int i = 1; i < n; ++i) {
+        const std::uint64_t k = keys[i];
         int j = i - 1;
-        while (j >= 0 && score[j] < s) {
-            list.set(j + 1, list[j]);
-            score[j + 1] = score[j];
-            --j;
-        }
-        list.set(j + 1, e);
-        score[j + 1] = s;
+        for (; j >= 0 && keys[j] < k; --j)
+            keys[j + 1] = keys[j];
+        keys[j + 1] = k;
     }
+    for (int i = 0; i < n; ++i)
+        list.setCode(i, static_cast<std::uint16_t>(keys[i]));
 }
 
 // Alpha-beta at a decision of either player, fail-soft, values from player 1's view: a
@@ -275,7 +306,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
             else
                 b = std::min(b, v);
             if (a >= b) {
-                if (e.kind() != EventKind::Attack) history(pos.decider(), e) += depth * depth + 1;
+                if (e.kind() != EventKind::Attack) rewardHistory(pos.decider(), e, depth);
                 break;
             }
         }

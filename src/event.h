@@ -113,6 +113,9 @@ class EventList {
     EventList() {}  // NOLINT: codes_ stays uninitialised on purpose
     void push(Event e) { codes_[size_++] = e.code(); }
     void set(int i, Event e) { codes_[i] = e.code(); }
+    // The raw codes, for loops that only reorder events (search's move ordering).
+    [[nodiscard]] std::uint16_t code(int i) const { return codes_[i]; }
+    void setCode(int i, std::uint16_t code) { codes_[i] = code; }
     void clear() { size_ = 0; }
     [[nodiscard]] int size() const { return size_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
