@@ -585,15 +585,20 @@ struct Memo::Impl {
         std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
     };
     std::array<Entry, 256> entries;
-    // The standard-army material of the last evaluation: a search's leaves nearly all share
-    // their army, and reading it back skips the table reads (a table larger than L1) and a
-    // logarithm. Keyed by the army code and the table it was read from.
+    // The standard-army material of recent evaluations: a search's leaves nearly all share
+    // a few armies (the one at the root, and those after a kill at a chance node), and
+    // reading them back skips the table reads (a table larger than L1) and a logarithm.
+    // Direct-mapped, keyed by the army code and the table it was read from.
     struct Army {
         int code = -1;
         const void* table = nullptr;
         double win = 0.5, logitWin = 0, slope = 2;
         std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
-    } army;
+    };
+    std::array<Army, 8> armies;
+    [[nodiscard]] Army& armySlot(int code) {
+        return armies[(static_cast<std::uint32_t>(code) * 0x9E3779B1u) >> 29];
+    }
 };
 
 Memo::Memo() : impl_(std::make_unique<Impl>()) {}
@@ -626,8 +631,9 @@ class Evaluator {
         }
         if (unique) {
             const AttritionTable& table = AttritionTable::of(rules_);
-            if (memo_ && memo_->army.code == code && memo_->army.table == &table) {
-                const Memo::Impl::Army& a = memo_->army;
+            Memo::Impl::Army* slot = memo_ ? &memo_->armySlot(code) : nullptr;
+            if (slot && slot->code == code && slot->table == &table) {
+                const Memo::Impl::Army& a = *slot;
                 win_ = a.win;
                 logitWin_ = a.logitWin;
                 slope_ = a.slope;
@@ -647,8 +653,8 @@ class Evaluator {
                 }
             }
             setSlopes();
-            if (memo_) {
-                Memo::Impl::Army& a = memo_->army;
+            if (slot) {
+                Memo::Impl::Army& a = *slot;
                 a.code = code;
                 a.table = &table;
                 a.win = win_;
