@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "eval/eval.h"
+#include "search/memory.h"
 #include "search/ttable.h"
 #include "zobrist.h"
 
@@ -158,7 +159,7 @@ class Worker {
         double value = 0;
     };
     static constexpr std::size_t kEvalCacheSize = 1 << 15;  // 512 KiB
-    std::vector<EvalEntry> evalCache_ = std::vector<EvalEntry>(kEvalCacheSize);
+    LargeArray<EvalEntry> evalCache_ = makeLargeArray<EvalEntry>(kEvalCacheSize);
     eval::Memo memo_;
 };
 

@@ -2,13 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
-#include <new>
-#include <type_traits>
-
-#if __has_include(<sys/mman.h>)
-#include <sys/mman.h>
-#endif
 
 namespace dejarik::search {
 
@@ -33,30 +26,11 @@ TTData TranspositionTable::unpack(std::uint64_t w) {
     return d;
 }
 
-void TranspositionTable::Release::operator()(Cluster* clusters) const {
-    std::free(clusters);  // Cluster is trivially destructible: nothing to destroy first
-}
-
-// Tables of 2 MiB or more are aligned to 2 MiB and offered to the kernel as transparent
-// huge pages: probes land anywhere in the table, and with 4 KiB pages nearly every one
-// would also miss the TLB.
 void TranspositionTable::resize(int megabytes) {
-    static_assert(std::is_trivially_destructible_v<Cluster>);
-    constexpr std::size_t kHugePage = std::size_t{2} << 20;
     const std::size_t bytes = static_cast<std::size_t>(megabytes) << 20;
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(Cluster));
-    const std::size_t alignment =
-        count * sizeof(Cluster) >= kHugePage ? kHugePage : sizeof(Cluster);
-    const std::size_t size = (count * sizeof(Cluster) + alignment - 1) / alignment * alignment;
     // Allocate before touching any member: if this throws, the old table stays whole.
-    auto* memory = static_cast<Cluster*>(std::aligned_alloc(alignment, size));
-    if (!memory) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (alignment == kHugePage) madvise(memory, size, MADV_HUGEPAGE);  // a hint: may be refused
-#endif
-    std::unique_ptr<Cluster[], Release> clusters(memory);
-    for (std::size_t i = 0; i < count; ++i)
-        new (&memory[i]) Cluster();
+    auto clusters = makeLargeArray<Cluster>(count);
     clusters_ = std::move(clusters);
     clusterCount_ = count;
     megabytes_ = megabytes;

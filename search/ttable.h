@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "event.h"
+#include "search/memory.h"
 
 namespace dejarik::search {
 
@@ -64,11 +65,7 @@ class TranspositionTable {
             (static_cast<unsigned __int128>(key) * clusterCount_) >> 64)];
     }
 
-    // Memory from aligned_alloc (huge-page aligned, see resize), released by free.
-    struct Release {
-        void operator()(Cluster* clusters) const;
-    };
-    std::unique_ptr<Cluster[], Release> clusters_;
+    LargeArray<Cluster> clusters_;
     std::size_t clusterCount_ = 0;
     int megabytes_ = 0;
     std::uint8_t generation_ = 0;
