@@ -14,7 +14,10 @@ namespace dejarik::movegen {
 
 // Neighbours of every cell in s, where each path reached the centre (if s holds it) from
 // `enteredFrom`, an inner cell.
-[[nodiscard]] constexpr Bitboard nextSteps(Bitboard s, Cell enteredFrom, bool centreStraight) {
+// Forced inline here and below: clang 14 left both out of line in move counting, which cost
+// perft 10%.
+[[nodiscard, gnu::always_inline]] constexpr Bitboard nextSteps(Bitboard s, Cell enteredFrom,
+                                                               bool centreStraight) {
     if (!centreStraight || !s.has(Cell::centre())) return board::neighbours(s);
     return board::neighbours(s ^ Bitboard::centre()) | centreExits(enteredFrom, true);
 }
@@ -27,8 +30,8 @@ namespace dejarik::movegen {
 // Destinations of the simple paths of exactly `steps` steps from `from` over `empty` cells
 // (`from` itself must not be in `empty`). Bit-parallel for up to 3 steps, the most any
 // creature moves: loops only over the first step so that the third step can exclude it.
-[[nodiscard]] inline Bitboard destinations(Cell from, int steps, Bitboard empty,
-                                           bool centreStraight) {
+[[nodiscard, gnu::always_inline]] inline Bitboard destinations(Cell from, int steps, Bitboard empty,
+                                                               bool centreStraight) {
     if (steps <= 0) return Bitboard();
     if (steps > 3) return destinationsReference(from, steps, empty, centreStraight);
     const Bitboard first = board::adjacent(from) & empty;

@@ -394,8 +394,9 @@ TEST_CASE("dice: brute-force enumeration of every roll equals the convolution") 
         }
     }
     SUBCASE("2d10, one pair per secondary die combination") {
-        for (const auto& [a, d] : std::vector<std::pair<int, int>>{
+        for (const auto& pair : std::vector<std::pair<int, int>>{
                  {1, 1}, {2, 7}, {3, 5}, {4, 8}, {6, 8}, {7, 3}, {8, 2}, {8, 8}, {5, 6}}) {
+            const int a = pair.first, d = pair.second;  // named: CAPTURE cannot take bindings
             CAPTURE(a);
             CAPTURE(d);
             CHECK(same(attackOdds(DiceModel::TwoD10, a, d),

@@ -554,8 +554,10 @@ TEST_CASE("events: tokens print and parse, case-insensitive; bad tokens are reje
         {Event::place(a, b4), "a-b4"},
         {Event(), "none"},
     };
-    for (const auto& [e, token] : samples) {
-        CAPTURE(token);
+    for (const auto& sample : samples) {
+        const auto& [e, token] = sample;
+        const std::string shown(token);  // CAPTURE cannot take a structured binding
+        CAPTURE(shown);
         CHECK(e.token() == token);
         CHECK(Event::fromCode(e.code()) == e);
         if (e.kind() != EventKind::Place && !e.isNone()) CHECK(Event::parse(token) == e);
@@ -699,7 +701,7 @@ TEST_CASE("rule options: presets, every option on and off, parsing") {
     CHECK(reset.centreWin() == 3);
     CHECK(reset.drawTurns() == 7);
 
-    for (const auto& [name, value] :
+    for (const auto& pair :
          std::vector<std::pair<const char*, const char*>>{{"Ruleset", "chess"},
                                                           {"Dice", "d12"},
                                                           {"SafeOuterOrbit", "yes"},
@@ -712,6 +714,8 @@ TEST_CASE("rule options: presets, every option on and off, parsing") {
                                                           {"DrawTurns", "1001"},
                                                           {"DrawTurns", "-1"},
                                                           {"Hash", "16"}}) {
+        const char* name = pair.first;  // named: CAPTURE cannot take structured bindings
+        const char* value = pair.second;
         CAPTURE(name);
         CAPTURE(value);
         RuleOptions before;
