@@ -1,3 +1,10 @@
 add_executable(search-tests test_search.cpp)
 target_link_libraries(search-tests PRIVATE search doctest::doctest)
 add_test(NAME search COMMAND search-tests)
+
+# The bench signature (tests/bench-signature), in optimised builds only: a sanitizer build
+# would take minutes over the same count.
+add_test(NAME bench-signature
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_bench_signature.sh $<TARGET_FILE:dejarik>
+          ${CMAKE_CURRENT_SOURCE_DIR}/bench-signature)
+set_tests_properties(bench-signature PROPERTIES LABELS deep)
