@@ -921,8 +921,8 @@ class Evaluator {
                 out.bestAny = std::max(out.bestAny, g);
             }
             out.attacks += direct.count() + reach.count();
-            out.anyDirect = out.anyDirect || direct.any();
-            out.anyReach = out.anyReach || reach.any();
+            out.anyDirect |= direct.any();  // no branches: this runs for every piece
+            out.anyReach |= reach.any();
         }
         out.secondDirect = out.second;
     }
