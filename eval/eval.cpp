@@ -884,6 +884,9 @@ class Evaluator {
         const Bitboard enemies = all_[index(opponent(p))];
         const BlockedPush policy = rules_.blockedPush();
         const bool pushKills = policy != BlockedPush::Stay;
+        // Accumulated in locals, stored once: through `out` the compiler must assume each
+        // store may change the worths it reads next, and keeps them all in memory.
+        AttackSummary sum = out;
         for (const Cell from : all_[index(p)]) {
             const int f = from.index();
             Bitboard direct = movegen::attackTargets(from, enemies, rules_);
@@ -902,10 +905,10 @@ class Evaluator {
                 if (policy == BlockedPush::Kill && free_[f] == 0)
                     counterKill += pr[static_cast<int>(Outcome::CounterPush)];
                 const double g = kill * worth_[t] - counterKill * worth;
-                out.second = std::max(out.second, std::min(out.bestDirect, g));
-                out.bestDirect = std::max(out.bestDirect, g);
-                out.bestAny = std::max(out.bestAny, g);
-                out.exposed += std::max(g, 0.0);
+                sum.second = std::max(sum.second, std::min(sum.bestDirect, g));
+                sum.bestDirect = std::max(sum.bestDirect, g);
+                sum.bestAny = std::max(sum.bestAny, g);
+                sum.exposed += std::max(g, 0.0);
             }
             for (const Cell to : reach) {
                 const int t = to.index();
@@ -917,14 +920,15 @@ class Evaluator {
                     kill += pr[static_cast<int>(Outcome::Push)];
                 const double g =
                     kill * worth_[t] - pr[static_cast<int>(Outcome::CounterKill)] * worth;
-                out.bestReach = std::max(out.bestReach, g);
-                out.bestAny = std::max(out.bestAny, g);
+                sum.bestReach = std::max(sum.bestReach, g);
+                sum.bestAny = std::max(sum.bestAny, g);
             }
-            out.attacks += direct.count() + reach.count();
-            out.anyDirect |= direct.any();  // no branches: this runs for every piece
-            out.anyReach |= reach.any();
+            sum.attacks += direct.count() + reach.count();
+            sum.anyDirect |= direct.any();  // no branches: this runs for every piece
+            sum.anyReach |= reach.any();
         }
-        out.secondDirect = out.second;
+        sum.secondDirect = sum.second;
+        out = sum;
     }
 
     // SafeOuterOrbit: a piece on the outer ring can be neither attacked nor attack, so the
