@@ -2,8 +2,9 @@
 # The bench node count is the build's signature (PROTOCOL.md `bench`): it changes only when
 # search or eval change, and then on purpose. The expected count is kept in
 # tests/bench-signature; a commit that changes it updates that file and says "Bench: N" in its
-# message. The count is the same from g++ and clang (no floating-point contraction in ISO
-# C++ mode), so a mismatch is a behaviour change, not a compiler's.
+# message. The count is the same from g++ and clang, with or without FMA instructions
+# (CMakeLists.txt turns floating-point contraction off), so a mismatch is a change of
+# behaviour, not of compiler or machine.
 #
 # Usage: test_bench_signature.sh path/to/dejarik path/to/bench-signature
 set -u
