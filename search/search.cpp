@@ -123,11 +123,13 @@ class Worker {
     double evaluate(const Position& pos) {
         ++heuristic_;
         const std::uint64_t key = tableKey(pos);
-        EvalEntry& e = evalCache_[key & (kEvalCacheSize - 1)];
-        if (e.key == key) return e.value;
-        e.key = key;
-        e.value = eval::evaluate(pos, memo_);
-        return e.value;
+        EvalBucket& b = evalCache_[key & (kEvalBuckets - 1)];
+        if (b.entries[0].key == key) return b.entries[0].value;
+        if (b.entries[1].key == key) return b.entries[1].value;
+        // The newer entry moves to the second slot and the older one leaves.
+        b.entries[1] = b.entries[0];
+        b.entries[0] = {key, eval::evaluate(pos, memo_)};
+        return b.entries[0].value;
     }
     bool enter(int ply);
     bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
@@ -158,8 +160,12 @@ class Worker {
         std::uint64_t key = 0;
         double value = 0;
     };
-    static constexpr std::size_t kEvalCacheSize = 1 << 15;  // 512 KiB
-    LargeArray<EvalEntry> evalCache_ = makeLargeArray<EvalEntry>(kEvalCacheSize);
+    // Two entries a bucket, one cache line holds two buckets.
+    struct EvalBucket {
+        std::array<EvalEntry, 2> entries;
+    };
+    static constexpr std::size_t kEvalBuckets = 1 << 14;  // 512 KiB
+    LargeArray<EvalBucket> evalCache_ = makeLargeArray<EvalBucket>(kEvalBuckets);
     eval::Memo memo_;
 };
 
