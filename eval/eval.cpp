@@ -682,12 +682,13 @@ class Evaluator {
         if (pending) pendingAttack(s);
 
         const Player waiter = opponent(mover);
-        std::array<AttackSummary, 2> attacks{};
         // Attacks after a move count for the waiting side (its next turn has two actions)
         // and for the mover with two actions left; CentreWin wants to know of them always.
         const bool allReach = rules_.centreWin() > 0;
-        for (const Player p : {Player::One, Player::Two})
-            collectAttacks(p, attacks[index(p)], allReach || p == waiter || actions >= 2, pending);
+        const auto withReach = [&](Player p) { return allReach || p == waiter || actions >= 2; };
+        const std::array<AttackSummary, 2> attacks = {
+            collectAttacks(Player::One, withReach(Player::One), pending),
+            collectAttacks(Player::Two, withReach(Player::Two), pending)};
 
         // Threats: what each side can take, in the order it gets to act.
         const AttackSummary& m = attacks[index(mover)];
@@ -880,13 +881,13 @@ class Evaluator {
     }
 
     // Every attack of p's pieces, in place and (withReach) after a move.
-    void collectAttacks(Player p, AttackSummary& out, bool withReach, bool pending) const {
+    // Returned by value, accumulated in a local: through a reference the compiler must
+    // assume each store may change the worths read next, and keeps every maximum in memory.
+    [[nodiscard]] AttackSummary collectAttacks(Player p, bool withReach, bool pending) const {
         const Bitboard enemies = all_[index(opponent(p))];
         const BlockedPush policy = rules_.blockedPush();
         const bool pushKills = policy != BlockedPush::Stay;
-        // Accumulated in locals, stored once: through `out` the compiler must assume each
-        // store may change the worths it reads next, and keeps them all in memory.
-        AttackSummary sum = out;
+        AttackSummary sum;
         for (const Cell from : all_[index(p)]) {
             const int f = from.index();
             Bitboard direct = movegen::attackTargets(from, enemies, rules_);
@@ -928,7 +929,7 @@ class Evaluator {
             sum.anyReach |= reach.any();
         }
         sum.secondDirect = sum.second;
-        out = sum;
+        return sum;
     }
 
     // SafeOuterOrbit: a piece on the outer ring can be neither attacked nor attack, so the
