@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -184,6 +185,14 @@ int runAnalyse(const std::vector<std::string>& args) {
     if (!start) throw UsageError{"--dfen: " + error};
     const auto pos = playTokens(*start, moves, &error);
     if (!pos) throw UsageError{"--moves: " + error};
+    // The table before any output: a size that cannot be had is a usage error.
+    search::Searcher searcher;
+    try {
+        searcher.setOptions(searchOptions);
+    } catch (const std::bad_alloc&) {
+        throw UsageError{"--hash: cannot allocate " + std::to_string(searchOptions.hashMiB) +
+                         " MiB"};
+    }
 
     std::cout << "rules    " << rules.describe() << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
@@ -195,8 +204,6 @@ int runAnalyse(const std::vector<std::string>& args) {
         return 0;
     }
 
-    search::Searcher searcher;
-    searcher.setOptions(searchOptions);
     const search::Report report = searcher.run(*pos, limits);
     const std::int64_t ms = report.timeMs;
     std::cout << "\nsearched " << report.depth << " actions deep, " << report.nodes << " nodes in "

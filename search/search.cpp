@@ -5,6 +5,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "eval/eval.h"
@@ -569,6 +570,8 @@ Searcher::~Searcher() {
 }
 
 void Searcher::setOptions(const Options& options) {
+    // The table first: if it cannot be had, this throws and nothing has changed.
+    if (impl_->tt.megabytes() != options.hashMiB) impl_->tt.resize(options.hashMiB);
     impl_->options = options;
 }
 
@@ -623,7 +626,15 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     const Clock::time_point start = Clock::now();
     if (root.isOver() || root.phase() == Phase::Outcome) return report;
 
-    if (tt.megabytes() != options.hashMiB) tt.resize(options.hashMiB);
+    // Sized here only when setOptions never ran. This runs on the search thread, where a
+    // failed allocation must not escape: the search then makes do with the smallest table.
+    if (tt.megabytes() != options.hashMiB) {
+        try {
+            tt.resize(options.hashMiB);
+        } catch (const std::bad_alloc&) {
+            if (tt.megabytes() == 0) tt.resize(1);
+        }
+    }
     tt.newSearch();
     const Player decider = root.decider();
     const double sign = decider == Player::One ? 1.0 : -1.0;

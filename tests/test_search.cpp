@@ -8,8 +8,12 @@
 #include "search/search.h"
 #include "symmetry.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <thread>
 
 using namespace dejarik;
@@ -270,4 +274,37 @@ TEST_CASE("search values are unchanged under the board's symmetries and the play
         }
     }
     MESSAGE("symmetric searches compared: " << checked);
+}
+
+TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it was") {
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan reserves terabytes of address space, which an address-space limit would break.
+    MESSAGE("skipped under AddressSanitizer");
+#else
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 2, .threads = 1, .multiPv = 1});
+    // 4 GiB of address space cannot hold an 8 GiB table, whatever memory the machine has.
+    rlimit old{};
+    REQUIRE(getrlimit(RLIMIT_AS, &old) == 0);
+    rlimit tight = old;
+    tight.rlim_cur = std::min<rlim_t>(old.rlim_cur, rlim_t{4} << 30);
+    REQUIRE(setrlimit(RLIMIT_AS, &tight) == 0);
+    bool refused = false;
+    try {
+        searcher.setOptions({.hashMiB = 8192, .threads = 1, .multiPv = 1});
+    } catch (const std::bad_alloc&) {
+        refused = true;
+    }
+    REQUIRE(setrlimit(RLIMIT_AS, &old) == 0);
+    CHECK(refused);
+    CHECK(searcher.options().hashMiB == 2);
+
+    const Rules kelly;
+    const auto pos = Position::startpos(kelly);
+    Limits limits;
+    limits.depth = 3;
+    const Report report = searcher.run(pos, limits);
+    CHECK(report.depth == 3);
+    CHECK(pos.isLegal(report.best));
+#endif
 }
