@@ -714,13 +714,20 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     for (int t = 1; t < threadCount; ++t) {
         helpers.push_back(std::make_unique<Worker>(&tt, helperControl, false));
         Worker* w = helpers.back().get();
-        helperThreads.emplace_back([w, &root, &legal, maxDepth, t, &helpersStop] {
+        helperThreads.emplace_back([w, &root, &legal, maxDepth, t, &helpersStop, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
+                // Alpha-beta over the root as the main thread does it: a root decision only
+                // needs to be shown no better than the best so far, which keeps a helper's
+                // iteration as cheap as the main thread's and lets it run ahead.
+                double best = -kInfinity;  // the decider's view
                 for (const Event e : legal) {
                     Position child = root;
                     child.apply(e);
-                    w->search(child, childDepth(root, d), -kInfinity, kInfinity, 1);
+                    const double alpha = sign > 0 ? best : -kInfinity;
+                    const double beta = sign > 0 ? kInfinity : -best;
+                    const double v = w->search(child, childDepth(root, d), alpha, beta, 1);
                     if (w->stopped()) return;
+                    best = std::max(best, sign * v);
                 }
             }
         });
