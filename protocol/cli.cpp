@@ -90,6 +90,20 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
     return vm;
 }
 
+// What every subcommand does with its flags: adds the log flags, parses, shows --help (then
+// nothing is returned and there is nothing more to do) or else sets up logging.
+std::optional<po::variables_map> parseSubcommand(const std::vector<std::string>& args,
+                                                 po::options_description& desc, LogSettings& log) {
+    addLogOptions(desc, log);
+    po::variables_map vm = parse(args, desc);
+    if (vm.count("help")) {
+        std::cout << desc << '\n';
+        return std::nullopt;
+    }
+    setUpLogging(log);
+    return vm;
+}
+
 template <typename T>
 T inRange(const po::variables_map& vm, const char* name, T min, T max) {
     const T v = vm[name].as<T>();
@@ -156,13 +170,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         "multipv", po::value<int>()->default_value(1), "show the best K decisions (1-64)")(
         "hash", po::value<int>()->default_value(64), "transposition table in MiB (1-65536)")(
         "threads", po::value<int>()->default_value(1), "search threads (1-256)");
-    addLogOptions(desc, log);
-    const auto vm = parse(args, desc);
-    if (vm.count("help")) {
-        std::cout << desc << '\n';
-        return 0;
-    }
-    setUpLogging(log);
+    const auto parsed = parseSubcommand(args, desc, log);
+    if (!parsed) return 0;  // --help was shown
+    const po::variables_map& vm = *parsed;
     if (vm.count("startpos") && vm.count("dfen"))
         throw UsageError{"give only one of --startpos and --dfen"};
     if (vm.count("depth") && vm.count("movetime"))
@@ -278,13 +288,9 @@ int runOdds(const std::vector<std::string>& args) {
                                                            "the defence rating")(
         "showdown", po::value(&showdown)->multitoken(),
         "P1 P2: the showdown of the last two pieces (each with its best rating)");
-    addLogOptions(desc, log);
-    const auto vm = parse(args, desc);
-    if (vm.count("help")) {
-        std::cout << desc << '\n';
-        return 0;
-    }
-    setUpLogging(log);
+    const auto parsed = parseSubcommand(args, desc, log);
+    if (!parsed) return 0;  // --help was shown
+    const po::variables_map& vm = *parsed;
     const Rules rules = rulesFrom(ruleset, options);
     const std::string dice(diceModelName(rules.dice()));
 
@@ -342,13 +348,9 @@ int runBenchCommand(const std::vector<std::string>& args) {
         "signature.\nOptions");
     desc.add_options()("help,h", "show this help")(
         "depth", po::value<int>()->default_value(search::kBenchDepth), "search depth (1-30)");
-    addLogOptions(desc, log);
-    const auto vm = parse(args, desc);
-    if (vm.count("help")) {
-        std::cout << desc << '\n';
-        return 0;
-    }
-    setUpLogging(log);
+    const auto parsed = parseSubcommand(args, desc, log);
+    if (!parsed) return 0;  // --help was shown
+    const po::variables_map& vm = *parsed;
     const int depth = inRange(vm, "depth", 1, 30);
     const auto result =
         search::runBench(depth, [](const std::string& line) { std::cout << line << std::endl; });
