@@ -4,8 +4,11 @@
 #include <cstdio>
 
 #include "test_protocol_support.h"
+#include "test_text_lines.h"
 
 using namespace dejarik::test;
+
+using dejarik::testing::linesOf;
 
 namespace {
 
@@ -24,17 +27,6 @@ Run run(const std::vector<std::string>& args) {
     r.status = e.exitStatus();
     r.err = e.process().stderrText();
     return r;
-}
-
-std::vector<std::string> linesOf(std::string_view text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const auto nl = text.find('\n', start);
-        out.emplace_back(text.substr(start, nl - start));
-        start = nl == std::string_view::npos ? text.size() : nl + 1;
-    }
-    return out;
 }
 
 void checkOdds(const std::vector<std::string>& args, std::string_view expected) {

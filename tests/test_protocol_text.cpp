@@ -9,24 +9,14 @@
 #include "protocol/info.h"
 #include "protocol/odds.h"
 #include "rules.h"
+#include "test_text_lines.h"
 
 using namespace dejarik;
 using namespace dejarik::protocol;
 
-namespace {
+using dejarik::testing::linesOf;
 
-std::vector<std::string> linesOf(std::string_view text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const auto nl = text.find('\n', start);
-        out.emplace_back(text.substr(start, nl - start));
-        start = nl == std::string_view::npos ? text.size() : nl + 1;
-    }
-    return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_SUITE("text") {
     TEST_CASE("decimals are rounded exactly, half up") {

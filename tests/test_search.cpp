@@ -301,9 +301,7 @@ TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it
 
     const Rules kelly;
     const auto pos = Position::startpos(kelly);
-    Limits limits;
-    limits.depth = 3;
-    const Report report = searcher.run(pos, limits);
+    const Report report = searcher.run(pos, depthLimit(3));
     CHECK(report.depth == 3);
     CHECK(pos.isLegal(report.best));
 #endif
