@@ -68,11 +68,13 @@ void Engine::shutdown() {
     searcher_->wait();
 }
 
+search::Searcher& Engine::builtSearcher() {
+    if (!searcher_) searcher_ = searcherBuild_.get();
+    return *searcher_;
+}
+
 search::Searcher& Engine::searcher() {
-    if (!searcher_) {
-        searcher_ = searcherBuild_.get();
-        searcher_->setOptions(searchOptions_);
-    }
+    if (!searcher_) builtSearcher().setOptions(searchOptions_);
     return *searcher_;
 }
 
@@ -197,14 +199,15 @@ void Engine::onSetOption(const SetOption& cmd) {
     if (name == "Hash") next.hashMiB = static_cast<int>(*value);
     if (name == "Threads") next.threads = static_cast<int>(*value);
     if (name == "MultiPV") next.multiPv = static_cast<int>(*value);
-    searcher().wait();
+    search::Searcher& s = builtSearcher();
+    s.wait();
     try {
-        searcher().setOptions(next);
+        s.setOptions(next);
         searchOptions_ = next;
     } catch (const std::bad_alloc&) {
         out_.error("setoption: cannot allocate " + std::to_string(next.hashMiB) +
                    " MiB of hash; the options stay as they were");
-        searcher().setOptions(searchOptions_);
+        s.setOptions(searchOptions_);
     }
 }
 

@@ -58,6 +58,9 @@ class Engine {
     [[nodiscard]] bool searching();
     void waitForBestmove();
     [[nodiscard]] search::Searcher& searcher();
+    // The same, but a searcher this call builds gets no options yet: setoption applies its
+    // own, so that the table is allocated once, at the size asked for.
+    [[nodiscard]] search::Searcher& builtSearcher();
     // Returns once no search thread reads the position or the rules any more.
     void waitForSearchThread();
 
