@@ -25,6 +25,8 @@ constexpr double kInfinity = 2.0;  // beyond every value: a window edge that nev
 // The quiet counter is not in the position key; where the draw is within reach of search
 // or evaluation (RULES §8.4: 100 actions or fewer left) the number of actions left is
 // mixed into the table key, so values from different distances to the draw never mix.
+// Nor are the rules: their fingerprint is mixed in too, so entries written under one rule
+// mix are never read under another (a GUI may change a rule option without `newgame`).
 constexpr int kQuietBuckets = 102;
 constexpr std::array<std::uint64_t, kQuietBuckets> kQuietKeys = [] {
     std::array<std::uint64_t, kQuietBuckets> keys{};
@@ -41,7 +43,7 @@ constexpr std::array<std::uint64_t, kQuietBuckets> kQuietKeys = [] {
         const std::uint32_t left = limit > pos.quiet() ? limit - pos.quiet() : 0;
         bucket = static_cast<int>(std::min<std::uint32_t>(left, kQuietBuckets - 1));
     }
-    return pos.key() ^ kQuietKeys[bucket];
+    return pos.key() ^ kQuietKeys[bucket] ^ pos.rules().fingerprint();
 }
 
 enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance };

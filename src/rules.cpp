@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "zobrist.h"
+
 namespace dejarik {
 
 namespace {
@@ -54,6 +56,12 @@ Preset presetOf(Ruleset r) {
             return {DiceModel::SplitD6, false, true, BlockedPush::Kill, 0};
     }
     return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
+}
+
+// Folds one more field into a digest; splitmix64 spreads every bit of the field.
+void mix(std::uint64_t& digest, std::uint64_t field) {
+    std::uint64_t state = digest ^ field;
+    digest = zobrist::splitmix64(state);
 }
 
 std::string lower(std::string_view s) {
@@ -198,6 +206,20 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
     blockedPush_ = options.blockedPush.value_or(p.blockedPush);
     centreWin_ = options.centreWin >= 0 ? options.centreWin : p.centreWin;
     ratings_ = options.ruleset == Ruleset::Holochess ? kHolochessRatings : kKellyRatings;
+
+    std::uint64_t digest = 0x7AB1E5ull;
+    for (const std::uint64_t field :
+         {static_cast<std::uint64_t>(dice_), std::uint64_t{safeOuterOrbit_},
+          std::uint64_t{kingOfTheCentre_}, std::uint64_t{centreStraight_},
+          static_cast<std::uint64_t>(blockedPush_), static_cast<std::uint64_t>(centreWin_)})
+        mix(digest, field);
+    for (const Ratings& r : ratings_)
+        mix(digest, static_cast<std::uint64_t>(r.attack) |
+                        static_cast<std::uint64_t>(r.defence) << 8 |
+                        static_cast<std::uint64_t>(r.movement) << 16);
+    gameFingerprint_ = digest;
+    mix(digest, static_cast<std::uint64_t>(options.drawTurns));
+    fingerprint_ = digest;
 
     for (int a = 0; a < kCreatureCount; ++a) {
         for (int d = 0; d < kCreatureCount; ++d) {

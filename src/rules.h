@@ -147,6 +147,15 @@ class Rules {
     // One line: the ruleset and every resolved option, in protocol names.
     [[nodiscard]] std::string describe() const;
 
+    // A 64-bit digest of everything that shapes the game tree apart from the quiet-draw
+    // limit: dice model, attack and path restrictions, blocked pushes, CentreWin and every
+    // creature's ratings, as resolved (two option mixes that play alike share it). Endgame
+    // tables, solved without the quiet draw, are identified by it.
+    [[nodiscard]] std::uint64_t gameFingerprint() const { return gameFingerprint_; }
+    // gameFingerprint() with DrawTurns mixed in: two Rules with the same fingerprint give
+    // every position the same value, so search tables may share entries between them.
+    [[nodiscard]] std::uint64_t fingerprint() const { return fingerprint_; }
+
   private:
     RuleOptions options_;
     DiceModel dice_;
@@ -155,6 +164,8 @@ class Rules {
     bool centreStraight_;
     BlockedPush blockedPush_;
     int centreWin_;
+    std::uint64_t gameFingerprint_ = 0;
+    std::uint64_t fingerprint_ = 0;
     std::array<Ratings, kCreatureCount> ratings_{};
     std::array<std::array<Combat, kCreatureCount>, kCreatureCount> combat_{};
     std::array<std::array<Showdown, kCreatureCount>, kCreatureCount> showdown_{};

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -651,6 +652,31 @@ TEST_CASE("rule options: presets, every option on and off, parsing") {
     CHECK(Rules().describe() ==
           "kelly Dice=pools SafeOuterOrbit=false KingOfTheCentre=false CentreStraight=false "
           "BlockedPush=stay CentreWin=0 DrawTurns=40");
+
+    // Fingerprints follow the resolved rules, not the names they were asked for by.
+    {
+        RuleOptions likeDalsian;
+        REQUIRE_FALSE(likeDalsian.set("Dice", "2d10"));
+        REQUIRE_FALSE(likeDalsian.set("SafeOuterOrbit", "true"));
+        const Rules a(likeDalsian), dalsian = Rules::preset(Ruleset::Dalsian);
+        CHECK(a.gameFingerprint() == dalsian.gameFingerprint());
+        CHECK(a.fingerprint() == dalsian.fingerprint());
+        std::set<std::uint64_t> games;
+        for (const Ruleset r : kRulesets)
+            games.insert(Rules::preset(r).gameFingerprint());
+        CHECK(games.size() == kRulesets.size());
+        RuleOptions shortDraw;
+        REQUIRE_FALSE(shortDraw.set("DrawTurns", "10"));
+        const Rules shorter(shortDraw);
+        CHECK(shorter.gameFingerprint() == Rules().gameFingerprint());
+        CHECK(shorter.fingerprint() != Rules().fingerprint());
+        for (const char* option : {"KingOfTheCentre=true", "BlockedPush=kill", "CentreWin=3",
+                                   "CentreStraight=true", "Dice=d20"}) {
+            RuleOptions o;
+            REQUIRE_FALSE(o.setAssignment(option));
+            CHECK_MESSAGE(Rules(o).gameFingerprint() != Rules().gameFingerprint(), option);
+        }
+    }
 
     // Ratings (attack/defence/movement) of both tables.
     const Rules kelly, holo = Rules::preset(Ruleset::Holochess);

@@ -207,6 +207,33 @@ TEST_SUITE("session") {
         CHECK(dfenLine(e) == "dfen ./S.........../..GNL..mhtk. 1 1 1 1");
     }
 
+    TEST_CASE("a rule option change without newgame leaves no table entry readable") {
+        // The last info line of a search: its ev and node count.
+        const auto lastInfo = [](const std::vector<std::string>& lines) {
+            const auto it = std::find_if(lines.rbegin(), lines.rend(), [](const std::string& l) {
+                return startsWith(l, "info depth");
+            });
+            REQUIRE(it != lines.rend());
+            return *it;
+        };
+        Engine fresh;
+        CHECK(fresh.command("setoption name Ruleset value dalsian").empty());
+        CHECK(fresh.command("position startpos").empty());
+        const std::string expected = lastInfo(fresh.go("go depth 4"));
+
+        // Kelly and dalsian share startpos and every position key: a table entry written
+        // under kelly matches a dalsian position unless the rules are part of the key.
+        Engine e;
+        CHECK(e.command("position startpos").empty());
+        (void)e.go("go depth 5");
+        CHECK(e.command("setoption name Ruleset value dalsian").empty());
+        CHECK(e.command("position startpos").empty());
+        const std::string got = lastInfo(e.go("go depth 4"));
+        CHECK(field(got, "ev") == field(expected, "ev"));
+        // Unreadable foreign entries can only displace a few of the search's own.
+        CHECK(std::stoull(field(got, "nodes")) * 2 > std::stoull(field(expected, "nodes")));
+    }
+
     TEST_CASE("setoption: errors change nothing") {
         Engine e;
         CHECK(e.command("setoption name DrawTurns value 12").empty());
