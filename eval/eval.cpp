@@ -56,7 +56,6 @@ constexpr double kHoldContested = 0.4;
 constexpr double kHoldWin = 6.0;       // a hold win nothing can stop: tanh(6 * 0.5) = 0.995, plus
 constexpr double kHoldWinRest = 0.05;  // this share of the rest, so material still counts
 constexpr int kQuietHorizon = 30;      // actions before the quiet draw where the value shrinks
-constexpr int kQuietCap = 100;         // the search's table tells distances apart up to this
 
 // Draw shares (wdl only).
 constexpr double kDrawByHiding = 0.6;

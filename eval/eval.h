@@ -37,6 +37,10 @@ class Memo {
 
 [[nodiscard]] double evaluate(const Position& pos, Memo& memo);
 
+// The evaluator depends on the quiet counter only through min(actions left before the
+// quiet draw, kQuietCap): the search tells table entries apart by that distance up to here.
+inline constexpr int kQuietCap = 100;
+
 // Every term of a position not over is scaled by this. Arena games showed the terms about
 // twice too confident (where the engine claimed +0.86 it scored +0.51), and halving them
 // won +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3 against depth 3, kelly; docs/eval.md).

@@ -27,7 +27,9 @@ constexpr double kInfinity = 2.0;  // beyond every value: a window edge that nev
 // mixed into the table key, so values from different distances to the draw never mix.
 // Nor are the rules: their fingerprint is mixed in too, so entries written under one rule
 // mix are never read under another (a GUI may change a rule option without `newgame`).
-constexpr int kQuietBuckets = 102;
+// Buckets 0..kQuietCap each distance the evaluator tells apart, the last one every
+// distance beyond.
+constexpr int kQuietBuckets = eval::kQuietCap + 2;
 constexpr std::array<std::uint64_t, kQuietBuckets> kQuietKeys = [] {
     std::array<std::uint64_t, kQuietBuckets> keys{};
     std::uint64_t state = 0x51E7C0DEull;
