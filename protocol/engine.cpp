@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <new>
@@ -88,17 +89,8 @@ void Engine::sizeSearcher(const search::Options& options) {
 }
 
 const char* Engine::jobName(Job job) {
-    switch (job) {
-        case Job::Search:
-            return "a search";
-        case Job::Perft:
-            return "go perft";
-        case Job::Bench:
-            return "bench";
-        case Job::None:
-            break;
-    }
-    return "nothing";
+    constexpr std::array<const char*, 4> kNames = {"nothing", "a search", "go perft", "bench"};
+    return kNames[static_cast<int>(job)];
 }
 
 Engine::Job Engine::job() {

@@ -73,7 +73,7 @@ class Engine {
     // Rules built from `options`, with their startpos in place of the position.
     void adoptRules(const RuleOptions& options);
 
-    // As messages name it: "a search", "go perft", "bench".
+    // As messages name it: "a search", "go perft", "bench" (in Job order).
     [[nodiscard]] static const char* jobName(Job job);
     [[nodiscard]] Job job();
     void startJob(Job job);

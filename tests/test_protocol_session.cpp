@@ -449,30 +449,32 @@ TEST_SUITE("session") {
         }
     }
 
-    TEST_CASE("stop ends go perft with the rows counted so far and no total") {
-        Engine e;
-        e.send("go perft 30");
-        e.send("stop");
-        const auto lines = e.until("info string go perft stopped");
-        CHECK(lines.back() ==
-              "info string go perft stopped: 0 of 10 first events counted, no total");
-        CHECK(countIf(lines, "Nodes searched") == 0);
-        CHECK(e.sync().empty());
-        // Idle again: the next perft runs to its total.
-        e.send("go perft 2");
-        CHECK(e.until("Nodes searched:").back() == "Nodes searched: 175");
-    }
-
-    TEST_CASE("stop ends bench without a signature") {
-        Engine e;
-        e.send("bench 30");
-        e.send("stop");
-        const auto lines = e.until("info string bench stopped");
-        CHECK(lines.back() ==
-              "info string bench stopped: 0 of 12 positions searched, no signature");
-        CHECK(countIf(lines, "bench nodes") == 0);
-        CHECK(e.sync().empty());
-        checkSearch(e.go("go depth 1"));
+    TEST_CASE("stop ends go perft and bench without their result line; the engine goes on") {
+        struct Case {
+            const char* job;
+            const char* stopped;  // the closing line
+            const char* result;   // the line a stopped job must not print
+        };
+        for (const Case& c :
+             {Case{"go perft 30",
+                   "info string go perft stopped: 0 of 10 first events counted, no total",
+                   "Nodes searched"},
+              Case{"bench 30",
+                   "info string bench stopped: 0 of 12 positions searched, no signature",
+                   "bench nodes"}}) {
+            INFO(c.job);
+            Engine e;
+            e.send(c.job);
+            e.send("stop");
+            const auto lines = e.until(c.stopped);
+            CHECK(lines.back() == c.stopped);
+            CHECK(countIf(lines, c.result) == 0);
+            CHECK(e.sync().empty());
+            // Idle again: a perft runs to its total, a search to its bestmove.
+            e.send("go perft 2");
+            CHECK(e.until("Nodes searched:").back() == "Nodes searched: 175");
+            checkSearch(e.go("go depth 1"));
+        }
     }
 
     TEST_CASE("quit or the end of input during go perft or bench exits") {
