@@ -22,6 +22,7 @@
 #include "protocol/engine.h"
 #include "protocol/info.h"
 #include "protocol/odds.h"
+#include "protocol/options.h"
 #include "protocol/output.h"
 #include "rules.h"
 #include "search/bench.h"
@@ -123,10 +124,37 @@ Rules rulesFrom(const std::string& ruleset, const std::vector<std::string>& opti
 
 void addRuleOptions(po::options_description& desc, std::string& ruleset,
                     std::vector<std::string>& options) {
-    desc.add_options()("ruleset", po::value(&ruleset)->default_value("kelly"),
-                       "kelly, dalsian-classic, dalsian or holochess")(
+    const OptionSpec& rulesetSpec = findRuleOption("Ruleset")->spec;
+    std::string names;
+    for (const RuleOptionSpec& r : ruleOptionSpecs())
+        names += (names.empty() ? "" : ", ") + std::string(r.spec.name);
+    desc.add_options()("ruleset", po::value(&ruleset)->default_value(*rulesetSpec.defaultValue()),
+                       expectedValue(rulesetSpec).c_str())(
         "option", po::value(&options)->composing(),
-        "a rule option as Name=Value (DEI option names, e.g. BlockedPush=kill), repeatable");
+        ("a rule option as Name=Value with its DEI name and value, repeatable: " + names).c_str());
+}
+
+// A flag for every engine option that has one (Hash as --hash, ...).
+void addEngineOptionFlags(po::options_description& desc) {
+    for (const Option& option : options()) {
+        if (option.flag.empty()) continue;
+        const std::string help = std::string(option.help) + " (" + expectedValue(option.spec) +
+                                 ", default " + option.spec.defaultValue().value_or("none") + ")";
+        desc.add_options()(std::string(option.flag).c_str(), po::value<std::string>(),
+                           help.c_str());
+    }
+}
+
+// The engine option flags given, set through the registry as setoption sets them.
+Settings engineOptionsFrom(const po::variables_map& vm) {
+    Settings settings;
+    for (const Option& option : options()) {
+        const std::string flag(option.flag);
+        if (flag.empty() || !vm.count(flag)) continue;
+        if (auto error = setOption(settings, option, vm[flag].as<std::string>()))
+            throw UsageError{"--" + flag + ": " + *error};
+    }
+    return settings;
 }
 
 void printLines(const std::vector<std::string>& lines) {
@@ -166,10 +194,8 @@ int runAnalyse(const std::vector<std::string>& args) {
         "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
         "moves", po::value(&moves), "events to play first, space-separated")(
         "depth", po::value<int>(), "search this many actions deep (1-64)")(
-        "movetime", po::value<std::int64_t>(), "think this many milliseconds")(
-        "multipv", po::value<int>()->default_value(1), "show the best K decisions (1-64)")(
-        "hash", po::value<int>()->default_value(64), "transposition table in MiB (1-65536)")(
-        "threads", po::value<int>()->default_value(1), "search threads (1-256)");
+        "movetime", po::value<std::int64_t>(), "think this many milliseconds");
+    addEngineOptionFlags(desc);
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -181,12 +207,9 @@ int runAnalyse(const std::vector<std::string>& args) {
     search::Limits limits;
     if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
     if (vm.count("movetime"))
-        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, std::int64_t{1} << 40);
+        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
     if (limits.depth == 0 && limits.movetimeMs == 0) limits.movetimeMs = 1000;
-    search::Options searchOptions;
-    searchOptions.multiPv = inRange(vm, "multipv", 1, 64);
-    searchOptions.hashMiB = inRange(vm, "hash", 1, 65536);
-    searchOptions.threads = inRange(vm, "threads", 1, 256);
+    const search::Options searchOptions = engineOptionsFrom(vm).search;
 
     const Rules rules = rulesFrom(ruleset, options);
     std::string error;
@@ -347,11 +370,12 @@ int runBenchCommand(const std::vector<std::string>& args) {
         "Searches a fixed set of positions with fixed settings; the node count is the build's\n"
         "signature.\nOptions");
     desc.add_options()("help,h", "show this help")(
-        "depth", po::value<int>()->default_value(search::kBenchDepth), "search depth (1-30)");
+        "depth", po::value<int>()->default_value(search::kBenchDepth),
+        ("search depth (1-" + std::to_string(kMaxBenchDepth) + ")").c_str());
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
-    const int depth = inRange(vm, "depth", 1, 30);
+    const int depth = inRange(vm, "depth", 1, kMaxBenchDepth);
     const auto result =
         search::runBench(depth, [](const std::string& line) { std::cout << line << std::endl; });
     std::cout << "bench nodes " << result.nodes << " nps " << result.nps << " time "

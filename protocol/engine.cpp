@@ -2,9 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <new>
+#include <stdexcept>
 
 #include "eval/eval.h"
 #include "perft.h"
@@ -47,79 +49,152 @@ std::string join(const std::vector<std::string>& parts) {
     return s;
 }
 
+// A table the options ask for cannot be had.
+struct TableUnavailable : std::runtime_error {
+    explicit TableUnavailable(int mib)
+        : std::runtime_error("cannot allocate " + std::to_string(mib) + " MiB of hash") {}
+};
+
 }  // namespace
 
 Engine::Engine(Output& out)
     : out_(out),
-      rules_(std::make_unique<const Rules>(ruleOptions_)),
+      rules_(std::make_unique<const Rules>(settings_.rules)),
       pos_(Position::startpos(*rules_)),
-      decisionDfen_(pos_.dfen()),
-      searcherBuild_(
-          std::async(std::launch::async, [] { return std::make_unique<search::Searcher>(); })) {}
+      decisionDfen_(pos_.dfen()) {}
 
 Engine::~Engine() {
     shutdown();
 }
 
 void Engine::shutdown() {
-    if (!searcher_) return;  // no search was ever started
-    searcher_->stop();
-    waitForBestmove();
-    searcher_->wait();
-}
-
-search::Searcher& Engine::builtSearcher() {
-    if (!searcher_) searcher_ = searcherBuild_.get();
-    return *searcher_;
+    stopJob();
+    waitForJob();
+    waitForJobThreads();
 }
 
 search::Searcher& Engine::searcher() {
-    if (!searcher_) builtSearcher().setOptions(searchOptions_);
-    return *searcher_;
+    if (!searcherSized_) sizeSearcher(settings_.search);
+    return searcher_;
 }
 
-void Engine::waitForSearchThread() {
-    if (searcher_) searcher_->wait();
+void Engine::sizeSearcher(const search::Options& options) {
+    searcher_.wait();
+    try {
+        searcher_.setOptions(options);
+    } catch (const std::bad_alloc&) {
+        throw TableUnavailable(options.hashMiB);
+    }
+    searcherSized_ = true;
 }
 
-bool Engine::searching() {
-    const std::lock_guard lock(sessionMutex_);
-    return searching_;
+const char* Engine::jobName(Job job) {
+    constexpr std::array<const char*, 4> kNames = {"nothing", "a search", "go perft", "bench"};
+    return kNames[static_cast<int>(job)];
 }
 
-void Engine::waitForBestmove() {
-    std::unique_lock lock(sessionMutex_);
-    sessionEnded_.wait(lock, [this] { return !searching_; });
+Engine::Job Engine::job() {
+    const std::lock_guard lock(jobMutex_);
+    return job_;
+}
+
+void Engine::startJob(Job job) {
+    const std::lock_guard lock(jobMutex_);
+    job_ = job;
+    lastInfo_ = search::Info{};
+}
+
+void Engine::finishJob(const std::vector<std::string>& lines) {
+    out_.locked([&] {
+        {
+            // Cleared before the lines go out: a GUI may send its next command the moment
+            // it reads them, and that command must not be refused.
+            const std::lock_guard lock(jobMutex_);
+            job_ = Job::None;
+        }
+        for (const auto& l : lines)
+            out_.emit(l);
+    });
+    jobEnded_.notify_all();
+}
+
+void Engine::startWorker(Job job, Work work) {
+    waitForJobThreads();
+    startJob(job);
+    try {
+        worker_ = std::jthread([this, job, work = std::move(work)](std::stop_token stop) {
+            std::vector<std::string> closing;
+            try {
+                closing = work(stop);
+            } catch (const std::bad_alloc&) {
+                closing = {errorLine(std::string(jobName(job)) + ": out of memory")};
+            } catch (const std::exception& e) {
+                closing = {errorLine(std::string(jobName(job)) + ": " + e.what())};
+            }
+            finishJob(closing);
+        });
+    } catch (...) {
+        finishJob({});
+        throw;
+    }
+}
+
+void Engine::stopJob() {
+    searcher_.stop();
+    worker_.request_stop();
+}
+
+void Engine::waitForJob() {
+    std::unique_lock lock(jobMutex_);
+    jobEnded_.wait(lock, [this] { return job_ == Job::None; });
+}
+
+void Engine::waitForJobThreads() {
+    searcher_.wait();
+    if (worker_.joinable()) worker_.join();
 }
 
 bool Engine::handle(std::string_view line) {
     spdlog::debug("<< {}", line);
-    const ParseResult parsed = parseLine(line);
-    const bool busy = searching();
-    if (const auto* err = std::get_if<ParseError>(&parsed)) {
-        out_.error(err->message);
-        // A malformed search go still gets its bestmove, unless it arrived mid-search,
-        // where the bestmove that follows belongs to the running search.
-        if (err->kind == LineKind::SearchGo && !busy) out_.line("bestmove none");
-        return true;
+    Command command = Empty{};
+    try {
+        ParseResult parsed = parseLine(line);
+        const Job busy = job();
+        if (const auto* err = std::get_if<ParseError>(&parsed)) {
+            out_.error(err->message);
+            // A malformed search go still gets its bestmove, unless it arrived mid-search,
+            // where the bestmove that follows belongs to the running search.
+            if (err->kind == LineKind::SearchGo && busy != Job::Search) out_.line("bestmove none");
+            return true;
+        }
+        command = std::move(std::get<Command>(parsed));
+        if (busy != Job::None && !std::holds_alternative<IsReady>(command) &&
+            !std::holds_alternative<Stop>(command) && !std::holds_alternative<Quit>(command) &&
+            !std::holds_alternative<Empty>(command)) {
+            out_.error(std::string(jobName(busy)) +
+                       " is running: only isready, stop and quit are accepted until " +
+                       (busy == Job::Search ? "bestmove" : "it ends"));
+            if (std::holds_alternative<Go>(command) && busy != Job::Search)
+                out_.line("bestmove none");
+            return true;
+        }
+        return dispatch(command);
+    } catch (const std::bad_alloc&) {
+        failed(line, command, "out of memory");
+    } catch (const std::exception& e) {
+        failed(line, command, e.what());
+    } catch (...) {
+        failed(line, command, "unexpected failure");
     }
-    const Command& command = std::get<Command>(parsed);
-    if (busy && !std::holds_alternative<IsReady>(command) &&
-        !std::holds_alternative<Stop>(command) && !std::holds_alternative<Quit>(command) &&
-        !std::holds_alternative<Empty>(command)) {
-        out_.error("a search is running: only isready, stop and quit are accepted until bestmove");
-        return true;
-    }
+    return true;
+}
+
+bool Engine::dispatch(const Command& command) {
     bool keepGoing = true;
     std::visit(Overloaded{
                    [](const Empty&) {},
                    [this](const Dei&) { onDei(); },
-                   [this, busy](const IsReady&) {
-                       // Ready means ready to search: the first isready waits for the
-                       // searcher to be built (mid-search it exists already).
-                       if (!busy) (void)searcher();
-                       out_.line("readyok");
-                   },
+                   [this](const IsReady&) { onIsReady(); },
                    [this](const NewGame&) { onNewGame(); },
                    [this](const Stop&) { onStop(); },
                    [&keepGoing](const Quit&) { keepGoing = false; },
@@ -137,100 +212,79 @@ bool Engine::handle(std::string_view line) {
     return keepGoing;
 }
 
+void Engine::failed(std::string_view line, const Command& command, const std::string& reason) {
+    const auto words = tokenize(line);
+    std::string message =
+        (words.empty() ? std::string() : std::string(words.front()) + ": ") + reason;
+    // Settings change only once every effect of a setoption succeeded.
+    if (std::holds_alternative<SetOption>(command)) message += "; the options stay as they were";
+    spdlog::error("{}", message);
+    out_.error(message);
+    if (std::holds_alternative<IsReady>(command)) out_.line("readyok");
+    if (std::holds_alternative<Go>(command) && job() != Job::Search) out_.line("bestmove none");
+}
+
 void Engine::onDei() {
     std::vector<std::string> lines = {"id name Dejarik", "id author the Dejarik developers"};
-    for (const auto& spec : optionSpecs())
-        lines.push_back(optionLine(spec));
+    for (const Option& option : options())
+        lines.push_back(optionLine(option.spec));
     lines.emplace_back("deiok");
     out_.lines(lines);
 }
 
+void Engine::onIsReady() {
+    // Ready means ready to search: the table is had, or the error says why not.
+    (void)searcher();
+    out_.line("readyok");
+}
+
 void Engine::onSetOption(const SetOption& cmd) {
-    const OptionSpec* spec = findOption(cmd.name);
-    if (!spec) {
+    const Option* option = findOption(cmd.name);
+    if (!option) {
         out_.error("setoption: unknown option '" + cmd.name + "'");
         return;
     }
-    const std::string name(spec->name);
-    if (spec->type == OptionType::Button) {
-        if (cmd.value) {
-            out_.error("setoption: option " + name + " is a button and takes no value");
-            return;
-        }
-        searcher().wait();
-        searcher().clearHash();
+    Settings next = settings_;
+    if (auto error = setOption(next, *option, cmd.value)) {
+        out_.error("setoption: " + *error);
         return;
     }
-    if (!cmd.value) {
-        out_.error("setoption: option " + name + " needs a value");
-        return;
+    switch (option->effect) {
+        case Effect::NewRules:
+            adoptRules(next.rules);
+            break;
+        case Effect::ResizeSearch:
+            sizeSearcher(next.search);
+            break;
+        case Effect::ClearHash:
+            waitForJobThreads();
+            searcher().clearHash();
+            break;
+        case Effect::RestartRandom:
+            rng_ = next.seed;
+            break;
+        case Effect::None:
+            break;
     }
-    std::string error;
-    if (spec->type == OptionType::Combo) {
-        const auto value = comboValue(*spec, *cmd.value, &error);
-        if (!value) {
-            out_.error("setoption: " + error);
-            return;
-        }
-        if (spec->ruleOption) {
-            setRuleOption(name, *value);
-        } else {  // Player
-            player_ = *value == "greedy"   ? PlayerKind::Greedy
-                      : *value == "random" ? PlayerKind::Random
-                                           : PlayerKind::Search;
-        }
-        return;
-    }
-    const auto value = spinValue(*spec, *cmd.value, &error);
-    if (!value) {
-        out_.error("setoption: " + error);
-        return;
-    }
-    if (spec->ruleOption) {
-        setRuleOption(name, *cmd.value);
-        return;
-    }
-    if (name == "Seed") {
-        seed_ = static_cast<std::uint64_t>(*value);
-        rng_ = seed_;
-        return;
-    }
-    search::Options next = searchOptions_;
-    if (name == "Hash") next.hashMiB = static_cast<int>(*value);
-    if (name == "Threads") next.threads = static_cast<int>(*value);
-    if (name == "MultiPV") next.multiPv = static_cast<int>(*value);
-    search::Searcher& s = builtSearcher();
-    s.wait();
-    try {
-        s.setOptions(next);
-        searchOptions_ = next;
-    } catch (const std::bad_alloc&) {
-        out_.error("setoption: cannot allocate " + std::to_string(next.hashMiB) +
-                   " MiB of hash; the options stay as they were");
-        s.setOptions(searchOptions_);
-    }
+    settings_ = next;
 }
 
-void Engine::setRuleOption(std::string_view name, std::string_view value) {
-    RuleOptions next = ruleOptions_;
-    if (auto err = next.set(name, value)) {
-        out_.error("setoption: " + *err);
-        return;
-    }
-    waitForSearchThread();
-    auto rules = std::make_unique<const Rules>(next);
-    pos_ = Position::startpos(*rules);
+void Engine::adoptRules(const RuleOptions& options) {
+    auto rules = std::make_unique<const Rules>(options);
+    Position pos = Position::startpos(*rules);
+    std::string dfen = pos.dfen();
+    waitForJobThreads();
+    pos_ = pos;
     rules_ = std::move(rules);
-    ruleOptions_ = next;
-    decisionDfen_ = pos_.dfen();
+    decisionDfen_ = std::move(dfen);
     eventsSinceDecision_.clear();
     spdlog::info("rules now {}", rules_->describe());
 }
 
 void Engine::onNewGame() {
-    searcher().wait();
+    waitForJobThreads();
     searcher().clearHash();
-    rng_ = seed_;
+    rng_ = settings_.seed;
 }
 
 void Engine::onPosition(const SetPosition& cmd) {
@@ -265,7 +319,7 @@ void Engine::onPosition(const SetPosition& cmd) {
             since.clear();
         }
     }
-    waitForSearchThread();
+    waitForJobThreads();
     pos_ = pos;
     decisionDfen_ = std::move(dfen);
     eventsSinceDecision_ = std::move(since);
@@ -284,7 +338,7 @@ void Engine::onGo(const Go& cmd) {
         out_.line("bestmove none");
         return;
     }
-    if (player_ != PlayerKind::Search) {
+    if (settings_.player != PlayerKind::Search) {
         goWithoutSearch();
         return;
     }
@@ -296,13 +350,10 @@ void Engine::onGo(const Go& cmd) {
     limits.incMs = {cmd.inc1Ms.value_or(0), cmd.inc2Ms.value_or(0)};
     limits.infinite = cmd.infinite || !cmd.hasLimit();
 
-    searcher().wait();
-    {
-        const std::lock_guard lock(sessionMutex_);
-        searching_ = true;
-        lastInfo_ = search::Info{};
-    }
-    const bool showMultipv = searchOptions_.multiPv > 1;
+    search::Searcher& s = searcher();
+    s.wait();
+    startJob(Job::Search);
+    const bool showMultipv = settings_.search.multiPv > 1;
     auto onInfo = [this, showMultipv](const search::Info& info) {
         lastInfo_ = info;
         const InfoStats stats{info.depth,
@@ -312,17 +363,23 @@ void Engine::onGo(const Go& cmd) {
                               info.nps,
                               info.hashfull,
                               showMultipv ? info.multipv : 0};
-        out_.line(infoLine(stats, info.line));
+        try {
+            out_.line(infoLine(stats, info.line));
+        } catch (const std::exception& e) {  // a progress line can be missed, not the search
+            spdlog::error("info line lost: {}", e.what());
+        }
     };
     auto onDone = [this, showMultipv](const search::Report& report) {
-        std::vector<search::Line> lines = report.lines;
-        if (lines.empty() && !report.best.isNone()) lines.push_back(staticLine(pos_, report.best));
-        if (!report.best.isNone() && !pos_.isLegal(report.best))
-            spdlog::error("search returned an illegal bestmove {}", report.best.token());
-        const std::int64_t time = report.timeMs;
-        const std::uint64_t nps =
-            report.nodes * 1000 / static_cast<std::uint64_t>(time > 0 ? time : 1);
-        out_.locked([&] {
+        std::vector<std::string> closing;
+        try {
+            std::vector<search::Line> lines = report.lines;
+            if (lines.empty() && !report.best.isNone())
+                lines.push_back(staticLine(pos_, report.best));
+            if (!report.best.isNone() && !pos_.isLegal(report.best))
+                spdlog::error("search returned an illegal bestmove {}", report.best.token());
+            const std::int64_t time = report.timeMs;
+            const std::uint64_t nps =
+                report.nodes * 1000 / static_cast<std::uint64_t>(time > 0 ? time : 1);
             for (std::size_t k = 0; k < lines.size(); ++k) {
                 const InfoStats stats{report.depth,
                                       std::max(lastInfo_.seldepth, report.depth),
@@ -331,25 +388,27 @@ void Engine::onGo(const Go& cmd) {
                                       nps,
                                       lastInfo_.hashfull,
                                       showMultipv ? static_cast<int>(k) + 1 : 0};
-                out_.emit(infoLine(stats, lines[k]));
+                closing.push_back(infoLine(stats, lines[k]));
             }
-            {
-                // Cleared before bestmove goes out: a GUI may send its next command the
-                // moment it reads bestmove, and that command must not be refused.
-                const std::lock_guard lock(sessionMutex_);
-                searching_ = false;
-            }
-            out_.emit("bestmove " + report.best.token());
-        });
-        sessionEnded_.notify_all();
+        } catch (const std::exception& e) {  // the bestmove is owed whatever happens
+            spdlog::error("final info lines lost: {}", e.what());
+        }
+        closing.push_back("bestmove " + report.best.token());
+        finishJob(closing);
     };
-    searcher().start(pos_, limits, std::move(onInfo), std::move(onDone));
+    try {
+        s.start(pos_, limits, std::move(onInfo), std::move(onDone));
+    } catch (...) {
+        finishJob({});  // no search: failed() answers the bestmove
+        throw;
+    }
 }
 
 void Engine::goWithoutSearch() {
     const auto t0 = std::chrono::steady_clock::now();
-    const Event decision = player_ == PlayerKind::Greedy ? search::greedyDecision(pos_, rng_)
-                                                         : search::randomDecision(pos_, rng_);
+    const Event decision = settings_.player == PlayerKind::Greedy
+                               ? search::greedyDecision(pos_, rng_)
+                               : search::randomDecision(pos_, rng_);
     const search::Line line = staticLine(pos_, decision);
     const auto time =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
@@ -360,24 +419,27 @@ void Engine::goWithoutSearch() {
 }
 
 void Engine::onGoPerft(const GoPerft& cmd) {
-    std::vector<std::string> lines;
-    std::uint64_t total = cmd.depth == 0 ? 1 : 0;
-    if (cmd.depth > 0) {
-        for (const auto& [event, count] : perftDivide(pos_, cmd.depth)) {
-            lines.push_back(event.token() + ": " + std::to_string(count));
-            total += count;
-        }
-    }
-    lines.emplace_back("");
-    lines.push_back("Nodes searched: " + std::to_string(total));
-    out_.lines(lines);
+    startWorker(Job::Perft, [this, pos = pos_, depth = cmd.depth](std::stop_token stop) {
+        std::uint64_t total = depth == 0 ? 1 : 0;
+        int rows = 0;
+        const bool complete = perftDivide(pos, depth, stop, [&](Event first, std::uint64_t n) {
+            out_.line(first.token() + ": " + std::to_string(n));
+            total += n;
+            ++rows;
+        });
+        if (!complete)
+            return std::vector<std::string>{
+                "info string go perft stopped: " + std::to_string(rows) + " of " +
+                std::to_string(pos.countEvents()) + " first events counted, no total"};
+        return std::vector<std::string>{"", "Nodes searched: " + std::to_string(total)};
+    });
 }
 
 void Engine::onStop() {
-    if (!searcher_) return;
-    searcher_->stop();
-    // The next command is read only after the bestmove is out (PROTOCOL.md `stop`).
-    waitForBestmove();
+    stopJob();
+    // The next command is read only after the job's closing lines are out (PROTOCOL.md
+    // `stop`).
+    waitForJob();
 }
 
 void Engine::onDisplay() {
@@ -457,11 +519,23 @@ void Engine::onOdds(const Odds& cmd) {
 }
 
 void Engine::onBench(const Bench& cmd) {
-    const auto result = search::runBench(
-        cmd.depth.value_or(search::kBenchDepth),
-        [this](const std::string& progress) { out_.line("info string " + printable(progress)); });
-    out_.line("bench nodes " + std::to_string(result.nodes) + " nps " + std::to_string(result.nps) +
-              " time " + std::to_string(result.timeMs));
+    const int depth = cmd.depth.value_or(search::kBenchDepth);
+    startWorker(Job::Bench, [this, depth](std::stop_token stop) {
+        const auto result = search::runBench(
+            depth,
+            [this](const std::string& progress) {
+                out_.line("info string " + printable(progress));
+            },
+            stop);
+        if (result.stopped)
+            return std::vector<std::string>{
+                "info string bench stopped: " + std::to_string(result.positions) + " of " +
+                std::to_string(search::benchPositions().size()) +
+                " positions searched, no signature"};
+        return std::vector<std::string>{"bench nodes " + std::to_string(result.nodes) + " nps " +
+                                        std::to_string(result.nps) + " time " +
+                                        std::to_string(result.timeMs)};
+    });
 }
 
 }  // namespace dejarik::protocol

@@ -1,30 +1,34 @@
-// The DEI engine: the state behind the protocol loop (options, rules, position, searcher)
+// The DEI engine: the state behind the protocol loop (settings, rules, position, searcher)
 // and one handler per command.
 //
-// Threads: handle() runs on the input thread. A search runs on the Searcher's thread and
-// answers through callbacks, which print through the same Output. While a search runs the
-// position and the rules stay untouched (every command that would change them is refused),
-// because the search reads both.
+// Threads: handle() runs on the input thread. The commands that may take long run as jobs
+// on a thread of their own, so that the input thread goes on reading `isready`, `stop` and
+// `quit` meanwhile: a search on the Searcher's thread, `go perft` and `bench` on worker_.
+// While a job runs every other command is refused, so the position, the rules and the
+// settings stay as the job read them. A job ends with its closing lines (the final info and
+// bestmove, the perft total, the bench summary), printed in one block with the job marked
+// finished, so that a command the GUI sends on reading them is accepted.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
-#include <future>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "position.h"
 #include "protocol/command.h"
+#include "protocol/options.h"
 #include "protocol/output.h"
 #include "rules.h"
 #include "search/search.h"
 
 namespace dejarik::protocol {
-
-enum class PlayerKind : std::uint8_t { Search, Greedy, Random };
 
 class Engine {
   public:
@@ -33,15 +37,27 @@ class Engine {
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    // Handles one input line. Returns false once the engine should exit (`quit`).
+    // Handles one input line. Returns false once the engine should exit (`quit`). Never
+    // throws: a command that fails (out of memory, no thread to be had) is answered with an
+    // error line and whatever else it owes the GUI (`readyok`, `bestmove none`).
     [[nodiscard]] bool handle(std::string_view line);
 
-    // Ends a running search (its bestmove is still printed) and waits for it: for `quit`
+    // Ends a running job (a search still prints its bestmove) and waits for it: for `quit`
     // and the end of input.
     void shutdown();
 
   private:
+    enum class Job : std::uint8_t { None, Search, Perft, Bench };
+    // A job's work on worker_: returns its closing lines.
+    using Work = std::function<std::vector<std::string>(std::stop_token)>;
+
+    // The command's handler; false for `quit`.
+    [[nodiscard]] bool dispatch(const Command& command);
+    // After a handler threw: the error line and what the command still owes the GUI.
+    void failed(std::string_view line, const Command& command, const std::string& reason);
+
     void onDei();
+    void onIsReady();
     void onSetOption(const SetOption& cmd);
     void onNewGame();
     void onPosition(const SetPosition& cmd);
@@ -54,44 +70,55 @@ class Engine {
     void onBench(const Bench& cmd);
 
     void goWithoutSearch();
-    void setRuleOption(std::string_view name, std::string_view value);
-    [[nodiscard]] bool searching();
-    void waitForBestmove();
+    // Rules built from `options`, with their startpos in place of the position.
+    void adoptRules(const RuleOptions& options);
+
+    // As messages name it: "a search", "go perft", "bench" (in Job order).
+    [[nodiscard]] static const char* jobName(Job job);
+    [[nodiscard]] Job job();
+    void startJob(Job job);
+    // Prints the closing lines with the job marked finished.
+    void finishJob(const std::vector<std::string>& lines);
+    void startWorker(Job job, Work work);
+    // Asks the running job, if any, to end.
+    void stopJob();
+    // Returns once the job, if any, has printed its closing lines.
+    void waitForJob();
+    // Returns once no job thread reads the position or the rules any more.
+    void waitForJobThreads();
+
+    // The searcher sized to the settings. Throws when its table cannot be had; the next call
+    // tries again.
     [[nodiscard]] search::Searcher& searcher();
-    // The same, but a searcher this call builds gets no options yet: setoption applies its
-    // own, so that the table is allocated once, at the size asked for.
-    [[nodiscard]] search::Searcher& builtSearcher();
-    // Returns once no search thread reads the position or the rules any more.
-    void waitForSearchThread();
+    // Gives the searcher these options; throws (and nothing changes) when the table cannot be
+    // had.
+    void sizeSearcher(const search::Options& options);
 
     Output& out_;
 
-    RuleOptions ruleOptions_;
-    // Positions hold a pointer to their Rules: rules_ is replaced only when no search runs,
-    // and pos_ is rebuilt against the new rules before the old ones go.
+    Settings settings_;
+    // Positions hold a pointer to their Rules: rules_ is replaced only when no job runs, and
+    // pos_ is rebuilt against the new rules before the old ones go.
     std::unique_ptr<const Rules> rules_;
     Position pos_;
     // For `d`: the DFEN of the last decision point and the events played since.
     std::string decisionDfen_;
     std::vector<std::string> eventsSinceDecision_;
-
-    search::Options searchOptions_;
-    std::uint64_t seed_ = 0;
     std::uint64_t rng_ = 0;  // the baseline players' state, restarted by Seed and newgame
-    PlayerKind player_ = PlayerKind::Search;
 
-    // The running search, shared with the search thread.
-    std::mutex sessionMutex_;
-    std::condition_variable sessionEnded_;
-    bool searching_ = false;
-    search::Info lastInfo_;
+    // The running job, shared with its thread.
+    std::mutex jobMutex_;
+    std::condition_variable jobEnded_;
+    Job job_ = Job::None;
+    search::Info lastInfo_;  // the running search's last progress, for its closing lines
 
-    // The searcher is built on a helper thread at startup, because allocating its hash table
-    // takes longer than a GUI should wait for `deiok`; the commands that need it wait for it.
-    std::future<std::unique_ptr<search::Searcher>> searcherBuild_;
-    // Last: destroyed first, so its destructor stops and joins the search thread while
-    // everything the callbacks touch still exists.
-    std::unique_ptr<search::Searcher> searcher_;
+    // The table is allocated by the first command that needs it, at the size the options
+    // ask then: `deiok` comes at once, and a Hash set before costs one allocation only.
+    bool searcherSized_ = false;
+    // Last: destroyed first, so that their destructors stop and join the job threads while
+    // everything the jobs touch still exists.
+    search::Searcher searcher_;
+    std::jthread worker_;
 };
 
 }  // namespace dejarik::protocol

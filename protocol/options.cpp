@@ -1,114 +1,91 @@
 #include "protocol/options.h"
 
-#include <algorithm>
-#include <cctype>
-#include <charconv>
+#include <array>
+#include <vector>
+
+#include "text.h"
 
 namespace dejarik::protocol {
 
-std::string lowerCase(std::string_view s) {
-    std::string r(s);
-    std::transform(r.begin(), r.end(), r.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return r;
-}
+namespace {
 
-const std::vector<OptionSpec>& optionSpecs() {
-    static const std::vector<OptionSpec> specs = [] {
-        const std::vector<std::string_view> tristate = {"ruleset", "true", "false"};
-        return std::vector<OptionSpec>{
-            {"Ruleset",
-             OptionType::Combo,
-             "kelly",
-             0,
-             0,
-             {"kelly", "dalsian-classic", "dalsian", "holochess"},
-             true},
-            {"Dice",
-             OptionType::Combo,
-             "ruleset",
-             0,
-             0,
-             {"ruleset", "pools", "d20", "2d10", "split-d6"},
-             true},
-            {"SafeOuterOrbit", OptionType::Combo, "ruleset", 0, 0, tristate, true},
-            {"KingOfTheCentre", OptionType::Combo, "ruleset", 0, 0, tristate, true},
-            {"CentreStraight", OptionType::Combo, "ruleset", 0, 0, tristate, true},
-            {"BlockedPush",
-             OptionType::Combo,
-             "ruleset",
-             0,
-             0,
-             {"ruleset", "stay", "kill", "kill-on-push"},
-             true},
-            {"CentreWin", OptionType::Spin, "-1", -1, 20, {}, true},
-            {"DrawTurns", OptionType::Spin, "40", 0, 1000, {}, true},
-            {"Hash", OptionType::Spin, "64", 1, 65536, {}, false},
-            {"Threads", OptionType::Spin, "1", 1, 256, {}, false},
-            {"MultiPV", OptionType::Spin, "1", 1, 64, {}, false},
-            {"Clear Hash", OptionType::Button, "", 0, 0, {}, false},
-            {"Seed", OptionType::Spin, "0", 0, 4294967295, {}, false},
-            {"Player", OptionType::Combo, "search", 0, 0, {"search", "greedy", "random"}, false},
-        };
+constexpr Settings kDefaults{};
+
+// In PlayerKind order.
+constexpr std::array<std::string_view, 3> kPlayerNames = {"search", "greedy", "random"};
+
+constexpr std::array<Option, 6> kEngineOptions = {{
+    {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
+     [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
+     "hash", "transposition table in MiB"},
+    {OptionSpec::spin("Threads", kDefaults.search.threads, 1, 256), Effect::ResizeSearch, nullptr,
+     [](Settings& s, const OptionValue& v) { s.search.threads = static_cast<int>(v.number); },
+     "threads", "search threads"},
+    {OptionSpec::spin("MultiPV", kDefaults.search.multiPv, 1, 64), Effect::ResizeSearch, nullptr,
+     [](Settings& s, const OptionValue& v) { s.search.multiPv = static_cast<int>(v.number); },
+     "multipv", "show the best K decisions"},
+    {OptionSpec::button("Clear Hash"),
+     Effect::ClearHash,
+     nullptr,
+     nullptr,
+     {},
+     "empties the transposition table"},
+    {OptionSpec::spin("Seed", static_cast<std::int64_t>(kDefaults.seed), 0, 4294967295),
+     Effect::RestartRandom,
+     nullptr,
+     [](Settings& s, const OptionValue& v) { s.seed = static_cast<std::uint64_t>(v.number); },
+     {},
+     "the seed of the baseline players' random numbers"},
+    {OptionSpec::combo("Player", kPlayerNames[static_cast<int>(kDefaults.player)], kPlayerNames),
+     Effect::None,
+     nullptr,
+     [](Settings& s, const OptionValue& v) {
+         for (std::size_t i = 0; i < kPlayerNames.size(); ++i)
+             if (kPlayerNames[i] == v.text) s.player = static_cast<PlayerKind>(i);
+     },
+     {},
+     "who answers go: the search, or a baseline player for measurements"},
+}};
+
+}  // namespace
+
+std::span<const Option> options() {
+    static const std::vector<Option> all = [] {
+        std::vector<Option> list;
+        for (const RuleOptionSpec& rule : ruleOptionSpecs())
+            list.push_back(Option{rule.spec, Effect::NewRules, &rule, nullptr, {}, {}});
+        list.insert(list.end(), kEngineOptions.begin(), kEngineOptions.end());
+        return list;
     }();
-    return specs;
+    return all;
 }
 
-const OptionSpec* findOption(std::string_view name) {
-    const std::string wanted = lowerCase(name);
-    for (const auto& spec : optionSpecs())
-        if (lowerCase(spec.name) == wanted) return &spec;
+const Option* findOption(std::string_view name) {
+    for (const Option& option : options())
+        if (text::equalIgnoringCase(option.spec.name, name)) return &option;
     return nullptr;
 }
 
 std::string optionLine(const OptionSpec& spec) {
-    std::string s = "option name " + std::string(spec.name) + " type ";
-    switch (spec.type) {
-        case OptionType::Combo:
-            s += "combo default " + std::string(spec.defaultValue);
-            for (const auto v : spec.values)
-                s += " var " + std::string(v);
-            break;
-        case OptionType::Spin:
-            s += "spin default " + std::string(spec.defaultValue) + " min " +
-                 std::to_string(spec.min) + " max " + std::to_string(spec.max);
-            break;
-        case OptionType::Button:
-            s += "button";
-            break;
-    }
+    std::string s =
+        "option name " + std::string(spec.name) + " type " + std::string(optionTypeName(spec.type));
+    if (const auto byDefault = spec.defaultValue()) s += " default " + *byDefault;
+    if (spec.type == OptionType::Spin)
+        s += " min " + std::to_string(spec.min) + " max " + std::to_string(spec.max);
+    for (const auto v : spec.values)
+        s += " var " + std::string(v);
     return s;
 }
 
-std::optional<std::int64_t> spinValue(const OptionSpec& spec, std::string_view value,
-                                      std::string* error) {
-    std::int64_t v = 0;
-    const char* begin = value.data();
-    const char* end = value.data() + value.size();
-    const auto [stop, ec] = std::from_chars(begin, end, v);
-    if (value.empty() || ec != std::errc() || stop != end || v < spec.min || v > spec.max) {
-        if (error)
-            *error = "invalid value '" + std::string(value) + "' for option " +
-                     std::string(spec.name) + " (expected a whole number from " +
-                     std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")";
-        return std::nullopt;
-    }
-    return v;
-}
-
-std::optional<std::string> comboValue(const OptionSpec& spec, std::string_view value,
-                                      std::string* error) {
-    const std::string v = lowerCase(value);
-    for (const auto choice : spec.values)
-        if (choice == v) return v;
-    if (error) {
-        std::string choices;
-        for (const auto choice : spec.values) {
-            if (!choices.empty()) choices += ", ";
-            choices += choice;
-        }
-        *error = "invalid value '" + std::string(value) + "' for option " + std::string(spec.name) +
-                 " (expected one of " + choices + ")";
+std::optional<std::string> setOption(Settings& settings, const Option& option,
+                                     std::optional<std::string_view> value) {
+    std::string error;
+    const auto checked = checkOptionValue(option.spec, value, &error);
+    if (!checked) return error;
+    if (option.rule) {
+        option.rule->apply(settings.rules, *checked);
+    } else if (option.store) {
+        option.store(settings, *checked);
     }
     return std::nullopt;
 }

@@ -1,44 +1,68 @@
 // The options the engine offers (PROTOCOL.md "Options every engine of this project offers",
-// plus `Player`), as announced by `dei` and checked by `setoption`.
+// plus `Player`), in one registry: `dei` lists it, `setoption` sets it and the command line
+// takes its flags from it. Each option carries its declaration (name, type, default, range
+// or choices), where its value goes (Settings) and what the engine does once it changed
+// (Effect). The rule options are the rules' own (ruleOptionSpecs() in src/rules.h); the
+// engine options are declared in options.cpp. A new option is one more row there (or in
+// the rules' table), with the Settings field it sets.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include "option.h"
+#include "rules.h"
+#include "search/search.h"
 
 namespace dejarik::protocol {
 
-enum class OptionType : std::uint8_t { Combo, Spin, Button };
+// Who answers `go`: the search, or a baseline player (measurements only).
+enum class PlayerKind : std::uint8_t { Search, Greedy, Random };
 
-struct OptionSpec {
-    std::string_view name;
-    OptionType type;
-    std::string_view defaultValue;  // empty for buttons
-    std::int64_t min = 0;
-    std::int64_t max = 0;
-    std::vector<std::string_view> values;  // combo choices
-    bool ruleOption = false;
+// Every value the options set; a default-built Settings holds every option's default.
+struct Settings {
+    RuleOptions rules;
+    search::Options search;
+    std::uint64_t seed = 0;  // the baseline players' random numbers
+    PlayerKind player = PlayerKind::Search;
 };
 
-// Every option in the order `dei` lists them.
-[[nodiscard]] const std::vector<OptionSpec>& optionSpecs();
+// What the engine does besides taking the new Settings once an option was set.
+enum class Effect : std::uint8_t {
+    None,
+    NewRules,       // the rules are rebuilt and the position becomes their startpos
+    ResizeSearch,   // the searcher takes the new search options (a table may not be had)
+    ClearHash,      // the table is emptied
+    RestartRandom,  // the baseline players' random numbers start again from the seed
+};
 
-// The spec of a name in any letter case.
-[[nodiscard]] const OptionSpec* findOption(std::string_view name);
+struct Option {
+    OptionSpec spec;
+    Effect effect = Effect::None;
+    // Where an accepted value goes: a rule option into Settings::rules through its rule
+    // spec, any other through `store` (none for a button).
+    const RuleOptionSpec* rule = nullptr;
+    void (*store)(Settings& settings, const OptionValue& value) = nullptr;
+    // `dejarik analyse --<flag>` sets this option (empty: no flag); `help` describes it.
+    std::string_view flag;
+    std::string_view help;
+};
+
+// Every option in the order `dei` lists them: the rule options, then the engine's.
+[[nodiscard]] std::span<const Option> options();
+
+// The option of a name in any letter case, or nullptr.
+[[nodiscard]] const Option* findOption(std::string_view name);
 
 // The `option name ... type ...` line of the handshake.
 [[nodiscard]] std::string optionLine(const OptionSpec& spec);
 
-// A checked spin value, or an error naming the option and its range.
-[[nodiscard]] std::optional<std::int64_t> spinValue(const OptionSpec& spec, std::string_view value,
-                                                    std::string* error);
-
-// A checked combo value (any letter case), lower case, or an error listing the choices.
-[[nodiscard]] std::optional<std::string> comboValue(const OptionSpec& spec, std::string_view value,
-                                                    std::string* error);
-
-[[nodiscard]] std::string lowerCase(std::string_view s);
+// Checks `value` (none: set without one) against the option and puts it into `settings`;
+// an error message, naming the option and what it takes, leaves `settings` as it was.
+[[nodiscard]] std::optional<std::string> setOption(Settings& settings, const Option& option,
+                                                   std::optional<std::string_view> value);
 
 }  // namespace dejarik::protocol

@@ -13,6 +13,10 @@ std::string printable(std::string_view text) {
     return s;
 }
 
+std::string errorLine(std::string_view message) {
+    return "info string error: " + printable(message);
+}
+
 void Output::emit(std::string_view text) {
     spdlog::debug(">> {}", text);
     std::fwrite(text.data(), 1, text.size(), stream_);
@@ -32,7 +36,7 @@ void Output::lines(const std::vector<std::string>& texts) {
 }
 
 void Output::error(std::string_view message) {
-    line("info string error: " + printable(message));
+    line(errorLine(message));
 }
 
 }  // namespace dejarik::protocol

@@ -1,9 +1,10 @@
 // The engine's single writer of protocol lines.
 //
-// The input thread and the search thread's callbacks both answer the GUI; every line goes
-// through one mutex so lines never interleave, and each is flushed at once because a GUI
-// waits for it. Blocks of lines (a `d` picture, the final info plus bestmove) are written
-// under one lock so nothing from the other thread lands between them.
+// The input thread and the job threads (the search's callbacks, `go perft`, `bench`) all
+// answer the GUI; every line goes through one mutex so lines never interleave, and each is
+// flushed at once because a GUI waits for it. Blocks of lines (a `d` picture, the final info
+// plus bestmove) are written under one lock so nothing from another thread lands between
+// them.
 #pragma once
 
 #include <cstdio>
@@ -22,11 +23,11 @@ class Output {
 
     void line(std::string_view text);
     void lines(const std::vector<std::string>& texts);
-    // `info string error: <message>`, with control bytes masked so it stays one line.
+    // errorLine(message).
     void error(std::string_view message);
 
     // Runs `write` with the lock held; `write` calls emit() for each line. For writers that
-    // must also update state atomically with what they print (the end of a search).
+    // must also update state atomically with what they print (the end of a job).
     template <typename F>
     void locked(F&& write) {
         const std::lock_guard lock(mutex_);
@@ -42,5 +43,8 @@ class Output {
 
 // Replaces bytes that would break a protocol line (newlines, other control bytes).
 [[nodiscard]] std::string printable(std::string_view text);
+
+// `info string error: <message>`, masked by printable().
+[[nodiscard]] std::string errorLine(std::string_view message);
 
 }  // namespace dejarik::protocol

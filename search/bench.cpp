@@ -46,12 +46,18 @@ std::span<const BenchPosition> benchPositions() {
     return kPositions;
 }
 
-BenchResult runBench(int depth, const std::function<void(const std::string&)>& progress) {
+BenchResult runBench(int depth, const std::function<void(const std::string&)>& progress,
+                     const std::stop_token& stop) {
     BenchResult result;
     Searcher searcher;
     searcher.setOptions(Options{.hashMiB = 16, .threads = 1, .multiPv = 1});
+    const std::stop_callback onStop(stop, [&searcher] { searcher.stop(); });
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < kPositions.size(); ++i) {
+        if (stop.stop_requested()) {
+            result.stopped = true;
+            break;
+        }
         const BenchPosition& b = kPositions[i];
         const Rules rules(b.ruleOptions());
         const auto pos = Position::fromDfen(b.dfen, rules);
@@ -59,7 +65,16 @@ BenchResult runBench(int depth, const std::function<void(const std::string&)>& p
         searcher.clearHash();  // each position as if a new game: the count must not depend on order
         Limits limits;
         limits.depth = depth;
-        const Report r = searcher.run(*pos, limits);
+        Report r;
+        searcher.start(*pos, limits, {}, [&r](const Report& done) { r = done; });
+        // A stop that came before start() armed the searcher would be lost without this.
+        if (stop.stop_requested()) searcher.stop();
+        searcher.wait();
+        if (stop.stop_requested()) {  // the search may have been cut short: not counted
+            result.stopped = true;
+            break;
+        }
+        ++result.positions;
         result.nodes += r.nodes;
         if (progress)
             progress("position " + std::to_string(i + 1) + "/" + std::to_string(kPositions.size()) +

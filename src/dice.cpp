@@ -7,7 +7,6 @@ namespace dejarik {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kModelNames = {"pools", "d20", "2d10", "split-d6"};
 constexpr std::array<std::string_view, 4> kOutcomeNames = {"kill", "push", "counterpush",
                                                            "counterkill"};
 
@@ -47,12 +46,12 @@ ScoreDistribution marginDistribution(const ScoreDistribution& first,
 }  // namespace
 
 std::string_view diceModelName(DiceModel model) {
-    return kModelNames[static_cast<int>(model)];
+    return kDiceModelNames[static_cast<int>(model)];
 }
 
 std::optional<DiceModel> parseDiceModel(std::string_view name) {
-    for (std::size_t i = 0; i < kModelNames.size(); ++i)
-        if (kModelNames[i] == name) return static_cast<DiceModel>(i);
+    for (std::size_t i = 0; i < kDiceModelNames.size(); ++i)
+        if (kDiceModelNames[i] == name) return static_cast<DiceModel>(i);
     return std::nullopt;
 }
 

@@ -15,6 +15,9 @@
 namespace dejarik {
 
 enum class DiceModel : std::uint8_t { Pools, D20, TwoD10, SplitD6 };
+// The models' names, in DiceModel order (the values of the Dice option).
+inline constexpr std::array<std::string_view, 4> kDiceModelNames = {"pools", "d20", "2d10",
+                                                                    "split-d6"};
 
 [[nodiscard]] std::string_view diceModelName(DiceModel model);
 [[nodiscard]] std::optional<DiceModel> parseDiceModel(std::string_view name);

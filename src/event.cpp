@@ -1,7 +1,8 @@
 #include "event.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "text.h"
 
 namespace dejarik {
 
@@ -23,9 +24,7 @@ std::string Event::token() const {
 }
 
 std::optional<Event> Event::parse(std::string_view raw) {
-    std::string token(raw);
-    std::transform(token.begin(), token.end(), token.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string token = text::lowerCase(raw);
     if (token == "pass") return pass();
     for (const Outcome o : kOutcomes)
         if (token == outcomeName(o)) return outcome(o);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
+#include "text.h"
 #include "zobrist.h"
 
 namespace dejarik {
@@ -64,20 +64,6 @@ void mix(std::uint64_t& digest, std::uint64_t field) {
     digest = zobrist::splitmix64(state);
 }
 
-std::string lower(std::string_view s) {
-    std::string r(s);
-    std::transform(r.begin(), r.end(), r.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return r;
-}
-
-std::optional<int> parseInt(std::string_view s) {
-    int v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
 template <typename T, std::size_t N>
 std::optional<T> lookup(const std::array<std::string_view, N>& names, std::string_view value) {
     for (std::size_t i = 0; i < N; ++i)
@@ -85,30 +71,63 @@ std::optional<T> lookup(const std::array<std::string_view, N>& names, std::strin
     return std::nullopt;
 }
 
-// A combo value of a boolean rule option: true, false or ruleset (= unset).
-std::optional<std::string> setTristate(std::optional<bool>& field, std::string_view name,
-                                       const std::string& value) {
-    if (value == "ruleset") {
-        field.reset();
-    } else if (value == "true") {
-        field = true;
-    } else if (value == "false") {
-        field = false;
-    } else {
-        return "invalid value '" + value + "' for option " + std::string(name) +
-               " (expected ruleset, true or false)";
-    }
-    return std::nullopt;
+// The rule options' table. An option that can leave its setting to the ruleset takes the
+// value "ruleset" besides its own, which unsets it.
+constexpr std::string_view kRulesetValue = "ruleset";
+
+template <std::size_t N>
+constexpr std::array<std::string_view, N + 1> withRuleset(
+    const std::array<std::string_view, N>& names) {
+    std::array<std::string_view, N + 1> values{kRulesetValue};
+    for (std::size_t i = 0; i < N; ++i)
+        values[i + 1] = names[i];
+    return values;
 }
 
-std::optional<std::string> setSpin(int& field, std::string_view name, const std::string& value,
-                                   int min, int max) {
-    const auto v = parseInt(value);
-    if (!v || *v < min || *v > max)
-        return "invalid value '" + value + "' for option " + std::string(name) + " (expected " +
-               std::to_string(min) + " to " + std::to_string(max) + ")";
-    field = *v;
-    return std::nullopt;
+constexpr auto kDiceValues = withRuleset(kDiceModelNames);
+constexpr auto kSwitchValues = withRuleset(std::array<std::string_view, 2>{"true", "false"});
+constexpr auto kBlockedPushValues = withRuleset(kBlockedPushNames);
+
+constexpr RuleOptions kDefaults{};
+
+// A value of kSwitchValues (checked, so spelled as listed).
+std::optional<bool> switchValue(const OptionValue& v) {
+    if (v.text == kRulesetValue) return std::nullopt;
+    return v.text == "true";
+}
+
+void setRuleset(RuleOptions& o, const OptionValue& v);
+
+constexpr std::array<RuleOptionSpec, 8> kRuleOptions = {{
+    {OptionSpec::combo("Ruleset", kRulesetNames[static_cast<int>(kDefaults.ruleset)],
+                       kRulesetNames),
+     false, setRuleset},
+    {OptionSpec::combo("Dice", kRulesetValue, kDiceValues), true,
+     [](RuleOptions& o, const OptionValue& v) {
+         o.dice = lookup<DiceModel>(kDiceModelNames, v.text);
+     }},
+    {OptionSpec::combo("SafeOuterOrbit", kRulesetValue, kSwitchValues), true,
+     [](RuleOptions& o, const OptionValue& v) { o.safeOuterOrbit = switchValue(v); }},
+    {OptionSpec::combo("KingOfTheCentre", kRulesetValue, kSwitchValues), true,
+     [](RuleOptions& o, const OptionValue& v) { o.kingOfTheCentre = switchValue(v); }},
+    {OptionSpec::combo("CentreStraight", kRulesetValue, kSwitchValues), true,
+     [](RuleOptions& o, const OptionValue& v) { o.centreStraight = switchValue(v); }},
+    {OptionSpec::combo("BlockedPush", kRulesetValue, kBlockedPushValues), true,
+     [](RuleOptions& o, const OptionValue& v) {
+         o.blockedPush = lookup<BlockedPush>(kBlockedPushNames, v.text);
+     }},
+    // -1: the ruleset's, 0: off.
+    {OptionSpec::spin("CentreWin", kDefaults.centreWin, -1, 20), true,
+     [](RuleOptions& o, const OptionValue& v) { o.centreWin = static_cast<int>(v.number); }},
+    // 0: no quiet draw.
+    {OptionSpec::spin("DrawTurns", kDefaults.drawTurns, 0, 1000), false,
+     [](RuleOptions& o, const OptionValue& v) { o.drawTurns = static_cast<int>(v.number); }},
+}};
+
+void setRuleset(RuleOptions& o, const OptionValue& v) {
+    o.ruleset = *lookup<Ruleset>(kRulesetNames, v.text);
+    for (const RuleOptionSpec& r : kRuleOptions)
+        if (r.resetByRuleset) r.apply(o, *checkOptionValue(r.spec, r.spec.defaultValue(), nullptr));
 }
 
 }  // namespace
@@ -131,63 +150,35 @@ std::string_view rulesetName(Ruleset r) {
 }
 
 std::optional<Ruleset> parseRuleset(std::string_view name) {
-    return lookup<Ruleset>(kRulesetNames, lower(name));
+    return lookup<Ruleset>(kRulesetNames, text::lowerCase(name));
 }
 
 std::string_view blockedPushName(BlockedPush b) {
     return kBlockedPushNames[static_cast<int>(b)];
 }
 
-bool RuleOptions::isRuleOption(std::string_view name) {
-    static constexpr std::array<std::string_view, 8> kNames = {
-        "ruleset",        "dice",        "safeouterorbit", "kingofthecentre",
-        "centrestraight", "blockedpush", "centrewin",      "drawturns"};
-    const std::string n = lower(name);
-    return std::find(kNames.begin(), kNames.end(), n) != kNames.end();
+std::span<const RuleOptionSpec> ruleOptionSpecs() {
+    return kRuleOptions;
 }
 
-std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view rawValue) {
-    const std::string n = lower(name);
-    const std::string value = lower(rawValue);
-    if (n == "ruleset") {
-        const auto r = parseRuleset(value);
-        if (!r)
-            return "invalid value '" + value +
-                   "' for option Ruleset (expected kelly, dalsian-classic, dalsian or holochess)";
-        const int keptDrawTurns = drawTurns;
-        *this = RuleOptions();
-        ruleset = *r;
-        drawTurns = keptDrawTurns;
-        return std::nullopt;
-    }
-    if (n == "dice") {
-        if (value == "ruleset") {
-            dice.reset();
-        } else if (const auto d = parseDiceModel(value)) {
-            dice = *d;
-        } else {
-            return "invalid value '" + value +
-                   "' for option Dice (expected ruleset, pools, d20, 2d10 or split-d6)";
-        }
-        return std::nullopt;
-    }
-    if (n == "safeouterorbit") return setTristate(safeOuterOrbit, "SafeOuterOrbit", value);
-    if (n == "kingofthecentre") return setTristate(kingOfTheCentre, "KingOfTheCentre", value);
-    if (n == "centrestraight") return setTristate(centreStraight, "CentreStraight", value);
-    if (n == "blockedpush") {
-        if (value == "ruleset") {
-            blockedPush.reset();
-        } else if (const auto b = lookup<BlockedPush>(kBlockedPushNames, value)) {
-            blockedPush = *b;
-        } else {
-            return "invalid value '" + value +
-                   "' for option BlockedPush (expected ruleset, stay, kill or kill-on-push)";
-        }
-        return std::nullopt;
-    }
-    if (n == "centrewin") return setSpin(centreWin, "CentreWin", value, -1, 20);
-    if (n == "drawturns") return setSpin(drawTurns, "DrawTurns", value, 0, 1000);
-    return "unknown rule option '" + std::string(name) + "'";
+const RuleOptionSpec* findRuleOption(std::string_view name) {
+    for (const RuleOptionSpec& r : kRuleOptions)
+        if (text::equalIgnoringCase(r.spec.name, name)) return &r;
+    return nullptr;
+}
+
+bool RuleOptions::isRuleOption(std::string_view name) {
+    return findRuleOption(name) != nullptr;
+}
+
+std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view value) {
+    const RuleOptionSpec* option = findRuleOption(name);
+    if (!option) return "unknown rule option '" + std::string(name) + "'";
+    std::string error;
+    const auto checked = checkOptionValue(option->spec, value, &error);
+    if (!checked) return error;
+    option->apply(*this, *checked);
+    return std::nullopt;
 }
 
 std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {

@@ -8,10 +8,12 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "dice.h"
+#include "option.h"
 
 namespace dejarik {
 
@@ -79,7 +81,7 @@ struct Ratings {
 };
 
 // The rule options as a user sets them (PROTOCOL.md "Options"): unset optionals and
-// centreWin -1 mean "as the ruleset says".
+// centreWin -1 mean "as the ruleset says". The defaults here are the options' defaults.
 struct RuleOptions {
     Ruleset ruleset = Ruleset::Kelly;
     std::optional<DiceModel> dice;
@@ -90,9 +92,10 @@ struct RuleOptions {
     int centreWin = -1;
     int drawTurns = 40;
 
-    // Sets one option by its protocol name and value, both case-insensitive; "ruleset" as
-    // a value restores the ruleset's setting. Setting Ruleset resets every other rule
-    // option but DrawTurns. Returns an error message, or nothing on success.
+    bool operator==(const RuleOptions&) const = default;
+
+    // Sets one option by its protocol name and value, both case-insensitive (ruleOptionSpecs).
+    // Returns an error message, or nothing on success.
     [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
 
     // "Name=Value" form used on command lines.
@@ -100,6 +103,21 @@ struct RuleOptions {
 
     [[nodiscard]] static bool isRuleOption(std::string_view name);
 };
+
+// A rule option: its declaration and what an accepted value does to RuleOptions. The value
+// "ruleset" (or CentreWin -1) unsets an option, so that the ruleset's own setting applies.
+struct RuleOptionSpec {
+    OptionSpec spec;
+    // Setting Ruleset puts this option back to its default (the ruleset's setting).
+    bool resetByRuleset = false;
+    void (*apply)(RuleOptions& options, const OptionValue& value) = nullptr;
+};
+
+// Every rule option, in the order engines announce them.
+[[nodiscard]] std::span<const RuleOptionSpec> ruleOptionSpecs();
+
+// The rule option of a name in any letter case, or nullptr.
+[[nodiscard]] const RuleOptionSpec* findRuleOption(std::string_view name);
 
 class Rules {
   public:

@@ -1,6 +1,7 @@
-// Splitting the text of DFENs and event lists.
+// Splitting and comparing text: DFENs, event lists, option names and values.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,19 @@ namespace dejarik::text {
         }
     }
     return parts;
+}
+
+// s in lower case (ASCII only: every name the rules and the protocol read is ASCII).
+[[nodiscard]] inline std::string lowerCase(std::string_view s) {
+    std::string r(s);
+    for (char& c : r)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return r;
+}
+
+// a and b equal but for the letter case: option names and values are read in any case.
+[[nodiscard]] inline bool equalIgnoringCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && lowerCase(a) == lowerCase(b);
 }
 
 }  // namespace dejarik::text

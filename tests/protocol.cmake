@@ -3,7 +3,8 @@
 # line, a line fuzzer). libFuzzer targets for the line and DFEN parsers with -DDEJARIK_FUZZ=ON
 # and clang (see tests/fuzz/run.sh).
 add_executable(protocol-unit-tests
-  test_protocol_main.cpp test_protocol_parser.cpp test_protocol_text.cpp)
+  test_protocol_main.cpp test_protocol_parser.cpp test_protocol_options.cpp
+  test_protocol_text.cpp)
 target_link_libraries(protocol-unit-tests PRIVATE protocol doctest::doctest)
 add_test(NAME protocol-unit COMMAND protocol-unit-tests)
 

@@ -1,8 +1,7 @@
-// The pure DEI line parser and the option table: no engine, no threads.
+// The pure DEI line parser: no engine, no threads.
 #include <doctest/doctest.h>
 
 #include "protocol/command.h"
-#include "protocol/options.h"
 
 using namespace dejarik::protocol;
 
@@ -167,47 +166,5 @@ TEST_SUITE("parser") {
         const auto t = tokenize(" a\tb  c\r");
         CHECK(t == std::vector<std::string_view>{"a", "b", "c"});
         CHECK(tokenize("").empty());
-    }
-}
-
-TEST_SUITE("options") {
-    TEST_CASE("the option table announces every option of PROTOCOL.md and Player") {
-        const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
-                               "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
-                               "Hash",           "Threads",     "MultiPV",        "Clear Hash",
-                               "Seed",           "Player"};
-        REQUIRE(optionSpecs().size() == std::size(names));
-        for (std::size_t i = 0; i < std::size(names); ++i)
-            CHECK(optionSpecs()[i].name == names[i]);
-        CHECK(optionLine(*findOption("ruleset")) ==
-              "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
-              "dalsian var holochess");
-        CHECK(optionLine(*findOption("CENTREWIN")) ==
-              "option name CentreWin type spin default -1 min -1 max 20");
-        CHECK(optionLine(*findOption("clear hash")) == "option name Clear Hash type button");
-        CHECK(optionLine(*findOption("seed")) ==
-              "option name Seed type spin default 0 min 0 max 4294967295");
-        CHECK(findOption("Clear") == nullptr);
-        CHECK(findOption("Hash ") == nullptr);
-    }
-
-    TEST_CASE("spin and combo values are checked") {
-        std::string error;
-        const auto& hash = *findOption("Hash");
-        CHECK(spinValue(hash, "1", &error) == 1);
-        CHECK(spinValue(hash, "65536", &error) == 65536);
-        CHECK(!spinValue(hash, "0", &error));
-        CHECK(error.find("1 to 65536") != std::string::npos);
-        CHECK(!spinValue(hash, "65537", &error));
-        CHECK(!spinValue(hash, "12x", &error));
-        CHECK(!spinValue(hash, "", &error));
-        CHECK(spinValue(*findOption("Seed"), "4294967295", &error) == 4294967295);
-        CHECK(!spinValue(*findOption("Seed"), "4294967296", &error));
-        CHECK(spinValue(*findOption("CentreWin"), "-1", &error) == -1);
-        CHECK(!spinValue(*findOption("CentreWin"), "-2", &error));
-        const auto& dice = *findOption("dice");
-        CHECK(comboValue(dice, "D20", &error) == "d20");
-        CHECK(!comboValue(dice, "d12", &error));
-        CHECK(error.find("ruleset, pools, d20, 2d10, split-d6") != std::string::npos);
     }
 }

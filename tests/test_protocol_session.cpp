@@ -1,5 +1,8 @@
 // DEI sessions with the real engine: the handshake, searches and their ends, options, the
 // extensions, and every error case of PROTOCOL.md.
+#include <sys/resource.h>
+
+#include <fstream>
 #include <thread>
 
 #include "test_protocol_support.h"
@@ -24,6 +27,26 @@ std::string dfenLine(Engine& e) {
     FAIL("d printed no dfen line");
     return {};
 }
+
+// Sanitizers reserve terabytes of address space and abort when an allocation fails, which
+// the address-space limit of the out-of-memory test would break.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DEJARIK_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DEJARIK_SANITIZED 1
+#endif
+#endif
+
+#if !defined(DEJARIK_SANITIZED)
+// The address space of a process in bytes (VmSize of /proc/<pid>/status), or none.
+std::optional<rlim_t> addressSpace(pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (startsWith(line, "VmSize:")) return rlim_t{std::stoull(line.substr(7))} << 10;
+    return std::nullopt;
+}
+#endif
 
 // Checks a finished search's lines: info lines with score and pv before exactly one
 // bestmove, which is the last line and starts the last pv.
@@ -400,6 +423,79 @@ TEST_SUITE("session") {
         for (std::size_t i = 0; i + 1 < lines.size(); ++i)
             CHECK(startsWith(lines[i], "info string "));
     }
+
+    // A go perft 30 or a bench 30 does not end in any test's lifetime: only stop or quit
+    // can end them within the liveness timeout.
+    TEST_CASE("go perft and bench run like a search: isready answered, others refused") {
+        for (const char* job : {"go perft 30", "bench 30"}) {
+            INFO(job);
+            Engine e;
+            e.send(job);
+            CHECK(e.sync().empty());
+            for (const char* line : {"position startpos", "d", "setoption name Hash value 8",
+                                     "newgame", "go perft 1", "bench 1", "odds"})
+                checkOneError(e.command(line), line);
+            // No search runs, so a refused go still gets its bestmove, malformed or not.
+            for (const char* line : {"go depth 1", "go depth 0"}) {
+                const auto lines = e.command(line);
+                INFO(line);
+                REQUIRE(lines.size() == 2);
+                CHECK(isError(lines[0]));
+                CHECK(lines[1] == "bestmove none");
+            }
+            e.send("stop");
+            e.send("isready");
+            CHECK(e.until("readyok").size() == 2);  // the closing line, then readyok
+        }
+    }
+
+    TEST_CASE("stop ends go perft and bench without their result line; the engine goes on") {
+        struct Case {
+            const char* job;
+            const char* stopped;  // the closing line
+            const char* result;   // the line a stopped job must not print
+        };
+        for (const Case& c :
+             {Case{"go perft 30",
+                   "info string go perft stopped: 0 of 10 first events counted, no total",
+                   "Nodes searched"},
+              Case{"bench 30",
+                   "info string bench stopped: 0 of 12 positions searched, no signature",
+                   "bench nodes"}}) {
+            INFO(c.job);
+            Engine e;
+            e.send(c.job);
+            e.send("stop");
+            const auto lines = e.until(c.stopped);
+            CHECK(lines.back() == c.stopped);
+            CHECK(countIf(lines, c.result) == 0);
+            CHECK(e.sync().empty());
+            // Idle again: a perft runs to its total, a search to its bestmove.
+            e.send("go perft 2");
+            CHECK(e.until("Nodes searched:").back() == "Nodes searched: 175");
+            checkSearch(e.go("go depth 1"));
+        }
+    }
+
+    TEST_CASE("quit or the end of input during go perft or bench exits") {
+        for (const char* job : {"go perft 30", "bench 30"}) {
+            INFO(job);
+            {
+                Engine e;
+                e.send(job);
+                e.sync();
+                e.send("quit");
+                CHECK(e.exitStatus() == 0);
+            }
+            {
+                Engine e;
+                e.send(job);
+                e.sync();
+                e.process().closeInput();
+                CHECK(e.exitStatus() == 0);
+            }
+        }
+    }
 }
 
 TEST_SUITE("errors") {
@@ -512,6 +608,38 @@ TEST_SUITE("errors") {
         const auto lines = e.go("go depth 1");
         checkSearch(lines);
         CHECK(dfenLine(e) == before);
+    }
+
+    TEST_CASE("a command that runs out of memory gets an error line; the engine goes on") {
+#if defined(DEJARIK_SANITIZED)
+        MESSAGE("skipped under a sanitizer");
+#else
+        Engine e;
+        e.send("dei");
+        e.until("deiok");
+        // The table is allocated by the first command that needs it: with 40 MiB of address
+        // space to spare the default 64 MiB cannot be had, a small table and a search can.
+        const pid_t pid = e.process().pid();
+        const auto used = addressSpace(pid);
+        REQUIRE(used);
+        const rlimit tight{*used + (rlim_t{40} << 20), RLIM_INFINITY};
+        REQUIRE(prlimit(pid, RLIMIT_AS, &tight, nullptr) == 0);
+
+        const auto ready = e.sync();
+        REQUIRE(ready.size() == 1);
+        CHECK(ready[0] == "info string error: isready: cannot allocate 64 MiB of hash");
+        CHECK(e.go("go depth 2") ==
+              std::vector<std::string>{"info string error: go: cannot allocate 64 MiB of hash",
+                                       "bestmove none"});
+        CHECK(e.command("setoption name Hash value 2").empty());
+        checkSearch(e.go("go depth 3"));
+        CHECK(e.command("setoption name Hash value 65536") ==
+              std::vector<std::string>{"info string error: setoption: cannot allocate 65536 MiB "
+                                       "of hash; the options stay as they were"});
+        checkSearch(e.go("go depth 3"));
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+#endif
     }
 
     TEST_CASE("a go while searching gets only an error line") {
