@@ -10,6 +10,7 @@
 
 #include "eval/eval.h"
 #include "search/memory.h"
+#include "search/star.h"
 #include "search/ttable.h"
 #include "zobrist.h"
 
@@ -448,14 +449,8 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         if (hi <= alpha) return value = hi, true;
         return false;
     };
-    // The window for one outcome that decides the node: at or below `a` the node fails low,
-    // at or above `b` it fails high, whatever the other outcomes turn out to be.
-    struct Window {
-        double othersLo, othersHi, a, b;
-    };
     auto windowFor = [&](const Child& c) {
-        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
-        return Window{othersLo, othersHi, (alpha - othersHi) / c.p, (beta - othersLo) / c.p};
+        return star::window(c.p, c.lo, c.hi, sumLo(), sumHi(), alpha, beta);
     };
     auto settle = [&](double value) {
         store(key, value, depth, alpha, beta, Event(), heuristicBefore);
@@ -468,7 +463,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const Window w = windowFor(c);
+        const star::Window w = windowFor(c);
         const double low = std::max(w.a, -1.0), high = std::min(w.b, 1.0);
         const double v = probe(c.pos, depth, low, high, ply + 1);
         if (stopped_) return 0;
@@ -486,11 +481,11 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const Window w = windowFor(c);
+        const star::Window w = windowFor(c);
         const double v = search(c.pos, depth, std::max(w.a, -1.0), std::min(w.b, 1.0), ply + 1);
         if (stopped_) return 0;
-        if (v <= w.a) return settle(c.p * v + w.othersHi);
-        if (v >= w.b) return settle(c.p * v + w.othersLo);
+        if (v <= w.a) return settle(star::failLow(w, c.p, v));
+        if (v >= w.b) return settle(star::failHigh(w, c.p, v));
         c.lo = c.hi = v;
     }
     return settle(sumLo());
