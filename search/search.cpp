@@ -484,8 +484,8 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         const star::Window w = windowFor(c);
         const double v = search(c.pos, depth, std::max(w.a, -1.0), std::min(w.b, 1.0), ply + 1);
         if (stopped_) return 0;
-        if (v <= w.a) return settle(star::failLow(w, c.p, v));
-        if (v >= w.b) return settle(star::failHigh(w, c.p, v));
+        if (v <= w.a) return settle(star::failLow(w, c.p, v, alpha));
+        if (v >= w.b) return settle(star::failHigh(w, c.p, v, beta));
         c.lo = c.hi = v;
     }
     return settle(sumLo());

@@ -26,14 +26,19 @@ struct Window {
     return Window{othersLo, othersHi, (alpha - othersHi) / p, (beta - othersLo) / p};
 }
 
-// The node's value when the outcome's value v failed low (v <= w.a): an upper bound.
-[[nodiscard]] constexpr double failLow(const Window& w, double p, double v) {
-    return p * v + w.othersHi;
+// The node's value when the outcome's value v failed low (v <= w.a): an upper bound, fail-
+// soft, but never above alpha. With v on the edge, p * v + othersHi rounds above alpha in a
+// few cases in a hundred; the parent would then take the bound for the node's value and
+// the table would store it as exact. Held at alpha it stays what it is: the node's value is
+// at most alpha (to the rounding of w.a itself), and the table stores an upper bound.
+[[nodiscard]] constexpr double failLow(const Window& w, double p, double v, double alpha) {
+    return std::min(p * v + w.othersHi, alpha);
 }
 
-// The node's value when the outcome's value v failed high (v >= w.b): a lower bound.
-[[nodiscard]] constexpr double failHigh(const Window& w, double p, double v) {
-    return p * v + w.othersLo;
+// The node's value when the outcome's value v failed high (v >= w.b): a lower bound, never
+// below beta, for the same reason.
+[[nodiscard]] constexpr double failHigh(const Window& w, double p, double v, double beta) {
+    return std::max(p * v + w.othersLo, beta);
 }
 
 }  // namespace dejarik::search::star

@@ -6,6 +6,7 @@
 #include "random_positions.h"
 #include "search/bench.h"
 #include "search/search.h"
+#include "search/star.h"
 #include "symmetry.h"
 
 #include <sys/resource.h>
@@ -45,6 +46,16 @@ std::vector<Position> samplePositions(const Rules& rules, int count, std::uint64
     return out;
 }
 
+Limits depthLimit(int depth) {
+    Limits l;
+    l.depth = depth;
+    return l;
+}
+
+double deciderView(const Position& pos, double player1Value) {
+    return pos.decider() == Player::One ? player1Value : -player1Value;
+}
+
 }  // namespace
 
 TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
@@ -72,19 +83,127 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
                         << prunedNodes);
 }
 
-namespace {
-
-Limits depthLimit(int depth) {
-    Limits l;
-    l.depth = depth;
-    return l;
+// Star1 on a fail-low or fail-high returns a bound, which the parent and the table read as
+// a bound only when it lies on its side of the window. With v exactly at the window's edge,
+// p * v + others can round to the wrong side; the bound must then be held at the edge.
+TEST_CASE("Star1's bounds never cross the window through rounding") {
+    SUBCASE("a case met in a search (kelly startpos, depth 8)") {
+        const double p = 0x1.1d8e562950f23p-3, lo = 0x1.44b91c2369a07p-2, hi = 1;
+        const double sumLo = 0x1.a8a5fc7108b9ap-7, sumHi = 0x1.bb161bbaf2fa4p-4;
+        const double alpha = -1, beta = 0x1.a8a5fc7108b9ap-7;
+        const double v = lo;  // the outcome's search confirmed its lower bound
+        const star::Window w = star::window(p, lo, hi, sumLo, sumHi, alpha, beta);
+        REQUIRE(v >= w.b);
+        REQUIRE(p * v + w.othersLo < beta);  // the rounding this test is about
+        CHECK(star::failHigh(w, p, v, beta) >= beta);
+    }
+    SUBCASE("random nodes, the outcome's value on the window's edge") {
+        std::mt19937_64 rng(8);
+        std::uniform_real_distribution<double> unit(0, 1);
+        int crossings = 0;
+        constexpr int kCases = 100000;
+        for (int k = 0; k < kCases; ++k) {
+            // Up to four outcomes with bounds inside [-1, 1]; the first one is searched.
+            const int n = 2 + static_cast<int>(rng() % 3);
+            std::array<double, 4> p{}, lo{}, hi{};
+            double total = 0;
+            for (int i = 0; i < n; ++i)
+                total += p[i] = 0.01 + unit(rng);
+            double sumLo = 0, sumHi = 0;
+            for (int i = 0; i < n; ++i) {
+                p[i] /= total;
+                const double x = 2 * unit(rng) - 1, y = 2 * unit(rng) - 1;
+                lo[i] = std::min(x, y);
+                hi[i] = std::max(x, y);
+                sumLo += p[i] * lo[i];
+                sumHi += p[i] * hi[i];
+            }
+            // A window strictly inside the node's interval, so neither bound settles it.
+            const double x = sumLo + (sumHi - sumLo) * unit(rng);
+            const double y = sumLo + (sumHi - sumLo) * unit(rng);
+            const double alpha = std::min(x, y), beta = std::max(x, y);
+            if (!(sumLo < alpha && beta < sumHi)) continue;
+            const star::Window w = star::window(p[0], lo[0], hi[0], sumLo, sumHi, alpha, beta);
+            CAPTURE(k);
+            if (w.a >= -1) {
+                crossings += p[0] * w.a + w.othersHi > alpha;
+                CHECK(star::failLow(w, p[0], w.a, alpha) <= alpha);
+            }
+            if (w.b <= 1) {
+                crossings += p[0] * w.b + w.othersLo < beta;
+                CHECK(star::failHigh(w, p[0], w.b, beta) >= beta);
+            }
+        }
+        MESSAGE("edges on which p * v + others crosses the window: " << crossings << " of "
+                                                                     << 2 * kCases);
+        CHECK(crossings > 0);  // the rounding is really met here
+    }
 }
 
-double deciderView(const Position& pos, double player1Value) {
-    return pos.decider() == Player::One ? player1Value : -player1Value;
+// With the table, the search to depth 4 must still give plain expectiminimax's value. Two
+// actions a turn make transpositions common (the same two moves in either order), so
+// entries are read under other windows than they were written with, which is where a bound
+// stored as an exact value would show.
+//
+// Same depth, same value: each position gets an empty table, since entries of other
+// searches may be deeper and rightly give other values. Within one search a position comes
+// back with the same side on turn and the same actions left only after a multiple of four
+// actions, which at depth 4 is a leaf (evaluated, never looked up); entries of the earlier
+// iterations are shallower and never cut. From depth 5 on, an entry written four actions
+// nearer the root is deeper than needed where the position comes back, and the values
+// rightly differ from plain expectiminimax at that depth.
+//
+// Not within 1e-9: the table keeps values as floats. A value read back is within 2^-25 of
+// the one stored (|v| <= 1), and maxima, minima and weighted means never enlarge an error,
+// so the root is within 2^-25 per level of stored nodes on a path: a decision, a chance
+// node and a placement per action at most. A bound taken for an exact value errs by the gap
+// between the bound and the value, far beyond that.
+TEST_CASE("Star1/Star2 search equals plain expectiminimax (with the table, depth 4)") {
+    constexpr int kDepth = 4;
+    constexpr double kTolerance = 3 * kDepth * 0x1p-25;
+    const auto rulesList = allRules();
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    std::uint64_t plainNodes = 0, prunedNodes = 0, tableNodes = 0;
+    double worst = 0;
+    int compared = 0, beyondDouble = 0;
+    for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        std::mt19937_64 rng(4000 + r);
+        for (int found = 0; found < 8;) {
+            // Middle games: several pieces that can shuffle, few enough for plain search.
+            auto walk = testing::randomWalk(
+                Position::startpos(rulesList[r]), 120, rng, [](const Position& p) {
+                    const int pieces =
+                        p.pieces(Player::One).count() + p.pieces(Player::Two).count();
+                    return testing::isSearchable(p) && pieces >= 4 && pieces <= 5;
+                });
+            if (walk.empty()) continue;
+            const Position& pos =
+                walk[std::uniform_int_distribution<std::size_t>(0, walk.size() - 1)(rng)];
+            ++found;
+            std::uint64_t a = 0, b = 0;
+            const double plain = deciderView(pos, expectiminimax(pos, kDepth, a));
+            const double pruned = deciderView(pos, prunedValue(pos, kDepth, b));
+            searcher.clearHash();
+            const Report report = searcher.run(pos, depthLimit(kDepth));
+            CAPTURE(pos.dfen());
+            CAPTURE(pos.phase() == Phase::Placement);
+            REQUIRE(report.depth == kDepth);
+            CHECK(std::abs(pruned - plain) <= 1e-9);
+            CHECK(std::abs(report.lines[0].value - plain) <= kTolerance);
+            worst = std::max(worst, std::abs(report.lines[0].value - plain));
+            beyondDouble += std::abs(report.lines[0].value - plain) > 1e-9;
+            plainNodes += a;
+            prunedNodes += b;
+            tableNodes += report.nodes;
+            ++compared;
+        }
+    }
+    MESSAGE("compared " << compared << " searches at depth " << kDepth << "; largest difference "
+                        << worst << " (bound " << kTolerance << "), " << beyondDouble
+                        << " beyond 1e-9; nodes plain " << plainNodes << ", pruned " << prunedNodes
+                        << ", with the table " << tableNodes);
 }
-
-}  // namespace
 
 TEST_CASE("the searcher's best decision is legal and its value is the decider's") {
     const auto rulesList = allRules();
