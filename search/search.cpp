@@ -11,6 +11,7 @@
 #include "eval/eval.h"
 #include "search/memory.h"
 #include "search/star.h"
+#include "search/timeman.h"
 #include "search/ttable.h"
 #include "zobrist.h"
 
@@ -659,27 +660,15 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     const Player decider = root.decider();
     const double sign = decider == Player::One ? 1.0 : -1.0;
 
-    // Time: a fixed movetime, or a share of the decider's clock.
-    std::int64_t hardMs = 0, softMs = 0;
-    if (limits.movetimeMs > 0) {
-        hardMs = std::max<std::int64_t>(1, limits.movetimeMs - 5);
-    } else if (limits.timeMs[index(decider)] >= 0) {
-        const std::int64_t left = limits.timeMs[index(decider)];
-        const std::int64_t inc = limits.incMs[index(decider)];
-        const std::int64_t optimum = std::min(left / 30 + inc * 3 / 4, left / 5);
-        hardMs = std::max<std::int64_t>(1, std::min(optimum * 3, left / 3) - 10);
-        softMs = std::max<std::int64_t>(1, optimum * 6 / 10);
-    }
-    const bool timed = hardMs > 0;
+    const TimePlan plan = planTime(limits, decider);
     const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
 
-    const bool infinite = limits.infinite || limits.unlimited();
     std::atomic<std::uint64_t> helperNodes{0};
     Control control;
     control.stop = &stop;
     control.start = start;
-    control.hardMs = limits.infinite ? 0 : hardMs;
-    control.maxNodes = limits.infinite ? 0 : limits.nodes;
+    control.hardMs = plan.hardMs;
+    control.maxNodes = plan.maxNodes;
     const int threadCount = std::max(1, options.threads);
     control.helperNodes = threadCount > 1 ? &helperNodes : nullptr;
 
@@ -794,9 +783,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
                 onInfo(info);
             }
         }
-        // Proven values do not change with depth; a lone decision needs no thought.
-        if (!infinite && (solved || (timed && rootMoves.size() == 1))) break;
-        if (!infinite && softMs > 0 && ms >= softMs) break;
+        if (!anotherIteration(plan, ms, solved, static_cast<int>(rootMoves.size()))) break;
         if (stop.load()) break;
     }
 
@@ -805,7 +792,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
         t.join();
 
     // `go infinite` answers only when told to stop.
-    if (infinite) {
+    if (plan.untilStopped) {
         std::unique_lock lock(mutex);
         stopSignal.wait(lock, [this] { return stop.load(); });
     }
