@@ -7,14 +7,17 @@
 #include "search/bench.h"
 #include "search/search.h"
 #include "search/star.h"
+#include "search/thread_pool.h"
 #include "symmetry.h"
 
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <new>
+#include <optional>
 #include <thread>
 
 using namespace dejarik;
@@ -356,6 +359,120 @@ TEST_CASE("limits, stop and threads") {
     }
 }
 
+// The searcher keeps its threads and their workers from search to search; what a search
+// finds must not depend on the searches before it. Each ruleset's Rules is built in the
+// same storage, so a worker that kept anything keyed by the Rules' address (its attack
+// scores) would order moves for the last ruleset and count other nodes.
+TEST_CASE("a search's result does not depend on the searches before it") {
+    Searcher used;
+    used.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    std::optional<Rules> rules;
+    int compared = 0;
+    for (int round = 0; round < 2; ++round) {
+        for (const Ruleset r : kRulesets) {
+            rules.emplace(Rules::preset(r));
+            for (const Position& pos : samplePositions(*rules, 3, 1300 + compared)) {
+                used.clearHash();
+                const Report again = used.run(pos, depthLimit(4));
+                Searcher fresh;
+                fresh.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+                const Report first = fresh.run(pos, depthLimit(4));
+                CAPTURE(pos.dfen());
+                CHECK(again.nodes == first.nodes);
+                CHECK(again.best == first.best);
+                CHECK(again.lines[0].value == first.lines[0].value);
+                ++compared;
+            }
+        }
+    }
+    MESSAGE("searches compared with a fresh searcher's: " << compared);
+}
+
+TEST_CASE("the thread pool: one job at a time per thread, the same thread every time") {
+    ThreadPool pool(3);
+    std::array<int, 3> runs{};
+    std::array<std::thread::id, 3> first{}, last{};
+    for (int round = 0; round < 50; ++round) {
+        for (int t = 0; t < 3; ++t)
+            pool.launch(t, [&, t, round] {
+                ++runs[t];  // only thread t writes these, one job after the other
+                last[t] = std::this_thread::get_id();
+                if (round == 0) first[t] = last[t];
+            });
+        if (round % 10 == 0)
+            for (int t = 0; t < 3; ++t)
+                pool.wait(t);
+    }
+    for (int t = 0; t < 3; ++t) {
+        pool.wait(t);
+        CHECK(runs[t] == 50);
+        CHECK(first[t] == last[t]);
+        CHECK(first[t] != std::this_thread::get_id());
+    }
+    CHECK(first[0] != first[1]);
+    CHECK(first[1] != first[2]);
+    // Shrinking joins the threads that go; those that stay keep their identity.
+    pool.resize(1);
+    CHECK(pool.size() == 1);
+    std::thread::id again;
+    pool.launch(0, [&] { again = std::this_thread::get_id(); });
+    pool.wait(0);
+    CHECK(again == first[0]);
+    pool.resize(4);
+    int ran = 0;
+    pool.launch(3, [&] { ++ran; });
+    pool.wait(3);
+    CHECK(ran == 1);
+}
+
+// Helpers and their workers live in the searcher's pool; Threads resizes it between
+// searches. The multi-threaded cases of the ThreadSanitizer run.
+TEST_CASE("lazy SMP with Threads 2 and 4: the pool across searches, start and stop") {
+    const Rules rules;
+    const auto positions = samplePositions(rules, 4, 78);
+    Searcher searcher;
+    for (const int threads : {2, 4}) {
+        CAPTURE(threads);
+        searcher.setOptions({.hashMiB = 4, .threads = threads, .multiPv = 1});
+        for (const Position& p : positions) {
+            const Report r = searcher.run(p, depthLimit(4));
+            CHECK(p.isLegal(r.best));
+            CHECK(r.depth == 4);
+            CHECK(std::abs(r.lines[0].value) <= 1.0);
+        }
+        // Searches started and stopped in turn, each answered exactly once.
+        for (int k = 0; k < 6; ++k) {
+            const Position& p = positions[static_cast<std::size_t>(k) % positions.size()];
+            Limits l;
+            l.infinite = k % 2 == 0;
+            l.depth = l.infinite ? 0 : 3;
+            std::atomic<int> done{0};
+            Event best;
+            searcher.start(
+                p, l, [](const Info&) {},
+                [&](const Report& r) {
+                    best = r.best;
+                    ++done;
+                });
+            if (l.infinite) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                searcher.stop();
+            }
+            searcher.wait();
+            CHECK(done.load() == 1);
+            CHECK(p.isLegal(best));
+            CHECK_FALSE(searcher.searching());
+        }
+    }
+    // Down to one thread: the same nodes as a searcher that never had helpers.
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    searcher.clearHash();
+    const Report alone = searcher.run(positions[0], depthLimit(4));
+    Searcher single;
+    single.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    CHECK(single.run(positions[0], depthLimit(4)).nodes == alone.nodes);
+}
+
 TEST_CASE("bench is deterministic") {
     const auto first = runBench(3);
     const auto second = runBench(3);
@@ -395,10 +512,19 @@ TEST_CASE("search values are unchanged under the board's symmetries and the play
     MESSAGE("symmetric searches compared: " << checked);
 }
 
+// AddressSanitizer and ThreadSanitizer reserve terabytes of address space, which an
+// address-space limit would break. g++ names them by macros, clang by __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DEJARIK_SANITIZER_RESERVES 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DEJARIK_SANITIZER_RESERVES 1
+#endif
+#endif
+
 TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it was") {
-#if defined(__SANITIZE_ADDRESS__)
-    // ASan reserves terabytes of address space, which an address-space limit would break.
-    MESSAGE("skipped under AddressSanitizer");
+#if defined(DEJARIK_SANITIZER_RESERVES)
+    MESSAGE("skipped under AddressSanitizer and ThreadSanitizer");
 #else
     Searcher searcher;
     searcher.setOptions({.hashMiB = 2, .threads = 1, .multiPv = 1});
