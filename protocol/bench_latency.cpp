@@ -81,35 +81,25 @@ bool isInfo(const std::string& l) {
     return l.starts_with("info depth");
 }
 
-// `go infinite`, the first info timed; then `stop` after `think`, the bestmove timed.
-bool infiniteThenStop(EngineProcess& p, std::chrono::milliseconds think, Figures& f) {
+// Sends `command` and appends the time to the first line `done` accepts to `out`.
+bool timeUntil(EngineProcess& p, const std::string& command, bool (*done)(const std::string&),
+               std::vector<double>& out) {
     const auto t0 = Clock::now();
-    p.send("go infinite");
-    if (!p.readUntil(isInfo, kLiveness)) {
-        std::cerr << "dejarik-bench-latency: no info after go\n";
+    p.send(command);
+    if (!p.readUntil(done, kLiveness)) {
+        std::cerr << "dejarik-bench-latency: no answer to " << command << "\n";
         return false;
     }
-    f.goInfo.push_back(ms(Clock::now() - t0));
-    std::this_thread::sleep_until(t0 + think);
-    const auto t1 = Clock::now();
-    p.send("stop");
-    if (!p.readUntil(isBestmove, kLiveness)) {
-        std::cerr << "dejarik-bench-latency: no bestmove after stop\n";
-        return false;
-    }
-    f.stop.push_back(ms(Clock::now() - t1));
+    out.push_back(ms(Clock::now() - t0));
     return true;
 }
 
-bool depthOne(EngineProcess& p, Figures& f) {
+// `go infinite`, the first info timed; then `stop` after `think`, the bestmove timed.
+bool infiniteThenStop(EngineProcess& p, std::chrono::milliseconds think, Figures& f) {
     const auto t0 = Clock::now();
-    p.send("go depth 1");
-    if (!p.readUntil(isBestmove, kLiveness)) {
-        std::cerr << "dejarik-bench-latency: no bestmove after go depth 1\n";
-        return false;
-    }
-    f.goDone.push_back(ms(Clock::now() - t0));
-    return true;
+    if (!timeUntil(p, "go infinite", isInfo, f.goInfo)) return false;
+    std::this_thread::sleep_until(t0 + think);
+    return timeUntil(p, "stop", isBestmove, f.stop);
 }
 
 }  // namespace
@@ -194,7 +184,7 @@ int main(int argc, char** argv) {
             p.send(position);
             if (!infiniteThenStop(p, think, figures[e])) return 1;
             p.send(position);
-            if (!depthOne(p, figures[e])) return 1;
+            if (!timeUntil(p, "go depth 1", isBestmove, figures[e].goDone)) return 1;
         }
     }
     int status = 0;
