@@ -1,12 +1,17 @@
-// dejarik-bench-latency: how fast the engine answers a GUI. Measures the time from `stop`
-// to `bestmove` over many searches (goal: p99 <= 20 ms) and from process start to `deiok`
-// (goal: <= 50 ms). It prints figures only; tests never assert latencies.
+// dejarik-bench-latency: how fast the engine answers a GUI. Measures, over many searches,
+// the time from `go` to the first `info` (the start of a search: depth 1 takes microseconds,
+// the rest is what starting costs), from `go depth 1` to `bestmove` (a whole search's fixed
+// costs: start, helpers, report), and from `stop` to `bestmove` (goal: p99 <= 20 ms); and
+// from process start to `deiok` (goal: <= 50 ms). Given several engines it alternates them
+// search by search, so that their figures come from the same minutes of a noisy machine.
+// It prints figures only; tests never assert latencies.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -34,25 +39,33 @@ double quantile(std::vector<double> v, double q) {
     return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
 }
 
-void report(const std::string& what, const std::vector<double>& v, double goal,
-            const std::string& goalName) {
+void report(const std::string& what, const std::vector<double>& v, const std::string& goal) {
     if (v.empty()) return;
-    std::printf("%-26s n=%-4zu p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (goal: %s <= %.0f ms)\n",
-                what.c_str(), v.size(), quantile(v, 0.5), quantile(v, 0.99),
-                *std::max_element(v.begin(), v.end()), goalName.c_str(), goal);
+    std::printf("  %-24s n=%-4zu p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms%s\n", what.c_str(),
+                v.size(), quantile(v, 0.5), quantile(v, 0.99),
+                *std::max_element(v.begin(), v.end()),
+                goal.empty() ? "" : ("  (goal: " + goal + ")").c_str());
 }
+
+// What is measured of one engine.
+struct Figures {
+    std::vector<double> start;   // process start -> deiok
+    std::vector<double> goInfo;  // go -> first info
+    std::vector<double> goDone;  // go depth 1 -> bestmove
+    std::vector<double> stop;    // stop -> bestmove
+};
 
 bool startToDeiok(const std::string& engine, std::vector<double>& out) {
     const auto t0 = Clock::now();
     std::string error;
     auto p = EngineProcess::spawn(engine, {}, &error);
     if (!p) {
-        std::cerr << "bench-latency: " << error << "\n";
+        std::cerr << "dejarik-bench-latency: " << error << "\n";
         return false;
     }
     p->send("dei");
     if (!p->readUntil([](const std::string& l) { return l == "deiok"; }, kLiveness)) {
-        std::cerr << "bench-latency: no deiok\n";
+        std::cerr << "dejarik-bench-latency: no deiok from " << engine << "\n";
         return false;
     }
     out.push_back(ms(Clock::now() - t0));
@@ -60,21 +73,52 @@ bool startToDeiok(const std::string& engine, std::vector<double>& out) {
     return p->waitExit(kLiveness).has_value();
 }
 
+bool isBestmove(const std::string& l) {
+    return l.starts_with("bestmove");
+}
+
+bool isInfo(const std::string& l) {
+    return l.starts_with("info depth");
+}
+
+// Sends `command` and appends the time to the first line `done` accepts to `out`.
+bool timeUntil(EngineProcess& p, const std::string& command, bool (*done)(const std::string&),
+               std::vector<double>& out) {
+    const auto t0 = Clock::now();
+    p.send(command);
+    if (!p.readUntil(done, kLiveness)) {
+        std::cerr << "dejarik-bench-latency: no answer to " << command << "\n";
+        return false;
+    }
+    out.push_back(ms(Clock::now() - t0));
+    return true;
+}
+
+// `go infinite`, the first info timed; then `stop` after `think`, the bestmove timed.
+bool infiniteThenStop(EngineProcess& p, std::chrono::milliseconds think, Figures& f) {
+    const auto t0 = Clock::now();
+    if (!timeUntil(p, "go infinite", isInfo, f.goInfo)) return false;
+    std::this_thread::sleep_until(t0 + think);
+    return timeUntil(p, "stop", isBestmove, f.stop);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string engine;
+    std::vector<std::string> engines;
     int searches = 200, starts = 20, threads = 1;
     std::uint32_t seed = 1;
     po::options_description desc(
-        "Usage: dejarik-bench-latency [--engine PATH] [--searches N] [--starts N]\n"
-        "Measures stop -> bestmove and process start -> deiok latency of a DEI engine.\n"
+        "Usage: dejarik-bench-latency [--engine PATH]... [--searches N] [--starts N]\n"
+        "Measures go -> first info, go depth 1 -> bestmove, stop -> bestmove and process start\n"
+        "-> deiok of DEI engines; several engines are alternated search by search.\n"
         "Options");
     desc.add_options()("help,h", "show this help")(
-        "engine", po::value(&engine), "the engine (default: dejarik next to this program)")(
-        "searches", po::value(&searches)->default_value(200), "searches to stop")(
-        "starts", po::value(&starts)->default_value(20), "process starts to time")(
-        "threads", po::value(&threads)->default_value(1), "the engine's Threads option")(
+        "engine", po::value(&engines)->composing(),
+        "an engine; repeat to compare (default: dejarik next to this program)")(
+        "searches", po::value(&searches)->default_value(200), "searches of each kind per engine")(
+        "starts", po::value(&starts)->default_value(20), "process starts to time per engine")(
+        "threads", po::value(&threads)->default_value(1), "the engines' Threads option")(
         "seed", po::value(&seed)->default_value(1), "seed of the think times");
     po::variables_map vm;
     try {
@@ -93,29 +137,34 @@ int main(int argc, char** argv) {
                      "--starts at least 0\n";
         return 2;
     }
-    if (engine.empty()) {
+    if (engines.empty()) {
         const std::string self = argv[0];
         const auto slash = self.rfind('/');
-        engine =
-            (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/dejarik";
+        engines.push_back((slash == std::string::npos ? std::string(".") : self.substr(0, slash)) +
+                          "/dejarik");
     }
 
-    std::vector<double> startTimes;
+    std::vector<Figures> figures(engines.size());
     for (int i = 0; i < starts; ++i)
-        if (!startToDeiok(engine, startTimes)) return 1;
+        for (std::size_t e = 0; e < engines.size(); ++e)
+            if (!startToDeiok(engines[e], figures[e].start)) return 1;
 
-    std::string error;
-    auto p = EngineProcess::spawn(engine, {}, &error);
-    if (!p) {
-        std::cerr << "dejarik-bench-latency: " << error << "\n";
-        return 1;
+    std::vector<std::unique_ptr<EngineProcess>> procs;
+    for (const std::string& engine : engines) {
+        std::string error;
+        auto p = EngineProcess::spawn(engine, {}, &error);
+        if (!p) {
+            std::cerr << "dejarik-bench-latency: " << error << "\n";
+            return 1;
+        }
+        p->send("setoption name Threads value " + std::to_string(threads));
+        p->send("isready");
+        if (!p->readUntil([](const std::string& l) { return l == "readyok"; }, kLiveness)) return 1;
+        procs.push_back(std::move(p));
     }
-    p->send("setoption name Threads value " + std::to_string(threads));
-    p->send("isready");
-    if (!p->readUntil([](const std::string& l) { return l == "readyok"; }, kLiveness)) return 1;
 
     // Positions of every ruleset, some with a placement due for the player not on turn, so
-    // the stop is timed in every kind of search the engine runs.
+    // every kind of search the engine runs is timed.
     const std::vector<std::pair<std::string, std::string>> setups = {
         {"kelly", "position startpos"},
         {"kelly", "position dfen S/Hk...mN....l/tG.........g 1 2 0 1"},
@@ -126,27 +175,31 @@ int main(int argc, char** argv) {
     };
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> thinkMs(5, 150);
-    std::vector<double> stopTimes;
     for (int i = 0; i < searches; ++i) {
         const auto& [ruleset, position] = setups[static_cast<std::size_t>(i) % setups.size()];
-        p->send("setoption name Ruleset value " + ruleset);
-        p->send(position);
-        p->send("go infinite");
-        std::this_thread::sleep_for(std::chrono::milliseconds(thinkMs(rng)));
-        const auto t0 = Clock::now();
-        p->send("stop");
-        if (!p->readUntil([](const std::string& l) { return l.starts_with("bestmove"); },
-                          kLiveness)) {
-            std::cerr << "dejarik-bench-latency: no bestmove after stop\n";
-            return 1;
+        const auto think = std::chrono::milliseconds(thinkMs(rng));
+        for (std::size_t e = 0; e < procs.size(); ++e) {
+            EngineProcess& p = *procs[e];
+            p.send("setoption name Ruleset value " + ruleset);
+            p.send(position);
+            if (!infiniteThenStop(p, think, figures[e])) return 1;
+            p.send(position);
+            if (!timeUntil(p, "go depth 1", isBestmove, figures[e].goDone)) return 1;
         }
-        stopTimes.push_back(ms(Clock::now() - t0));
     }
-    p->send("quit");
-    const auto status = p->waitExit(kLiveness);
+    int status = 0;
+    for (auto& p : procs) {
+        p->send("quit");
+        if (p->waitExit(kLiveness) != 0) status = 1;
+    }
 
-    std::printf("engine %s\n", engine.c_str());
-    report("stop -> bestmove", stopTimes, 20, "p99");
-    report("process start -> deiok", startTimes, 50, "max");
-    return status == 0 ? 0 : 1;
+    for (std::size_t e = 0; e < engines.size(); ++e) {
+        const Figures& f = figures[e];
+        std::printf("engine %s (Threads %d)\n", engines[e].c_str(), threads);
+        report("go -> first info", f.goInfo, "");
+        report("go depth 1 -> bestmove", f.goDone, "");
+        report("stop -> bestmove", f.stop, "p99 <= 20 ms");
+        report("process start -> deiok", f.start, "max <= 50 ms");
+    }
+    return status;
 }

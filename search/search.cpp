@@ -10,6 +10,9 @@
 
 #include "eval/eval.h"
 #include "search/memory.h"
+#include "search/star.h"
+#include "search/thread_pool.h"
+#include "search/timeman.h"
 #include "search/ttable.h"
 #include "zobrist.h"
 
@@ -102,12 +105,27 @@ struct Control {
     std::atomic<std::uint64_t>* helperNodes = nullptr;
 };
 
-// One search thread's state: history, counters and the recursive search. Workers share
-// only the transposition table and the stop flag.
+// One search thread's state: history, counters, caches and the recursive search. Workers
+// share only the transposition table and the stop flag. A worker lives as long as its
+// thread in the searcher's pool, from search to search.
 class Worker {
   public:
-    Worker(TranspositionTable* tt, Control control, bool managesTime)
-        : tt_(tt), control_(control), managesTime_(managesTime) {}
+    // Readies the worker for a new search. Counters, history and attack scores start afresh,
+    // so that a search's result does not depend on the searches before it. The evaluation
+    // cache and the evaluator's memo stay: both hold exact values keyed by all they depend
+    // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
+    // save work.
+    void begin(TranspositionTable* tt, const Control& control, bool managesTime) {
+        tt_ = tt;
+        control_ = control;
+        managesTime_ = managesTime;
+        stopped_ = false;
+        nodes_ = 0;
+        heuristic_ = 0;
+        seldepth_ = 0;
+        history_ = {};
+        attackRules_ = nullptr;  // a new Rules may stand where the last one stood
+    }
 
     double search(const Position& pos, int depth, double alpha, double beta, int ply);
 
@@ -160,9 +178,9 @@ class Worker {
                     v /= 2;
     }
 
-    TranspositionTable* tt_;
+    TranspositionTable* tt_ = nullptr;
     Control control_;
-    bool managesTime_;
+    bool managesTime_ = false;
     bool stopped_ = false;
     std::uint64_t nodes_ = 0;
     std::uint64_t heuristic_ = 0;  // evaluations and heuristic table values used so far
@@ -448,14 +466,8 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         if (hi <= alpha) return value = hi, true;
         return false;
     };
-    // The window for one outcome that decides the node: at or below `a` the node fails low,
-    // at or above `b` it fails high, whatever the other outcomes turn out to be.
-    struct Window {
-        double othersLo, othersHi, a, b;
-    };
     auto windowFor = [&](const Child& c) {
-        const double othersLo = sumLo() - c.p * c.lo, othersHi = sumHi() - c.p * c.hi;
-        return Window{othersLo, othersHi, (alpha - othersHi) / c.p, (beta - othersLo) / c.p};
+        return star::window(c.p, c.lo, c.hi, sumLo(), sumHi(), alpha, beta);
     };
     auto settle = [&](double value) {
         store(key, value, depth, alpha, beta, Event(), heuristicBefore);
@@ -468,7 +480,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const Window w = windowFor(c);
+        const star::Window w = windowFor(c);
         const double low = std::max(w.a, -1.0), high = std::min(w.b, 1.0);
         const double v = probe(c.pos, depth, low, high, ply + 1);
         if (stopped_) return 0;
@@ -486,11 +498,11 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
-        const Window w = windowFor(c);
+        const star::Window w = windowFor(c);
         const double v = search(c.pos, depth, std::max(w.a, -1.0), std::min(w.b, 1.0), ply + 1);
         if (stopped_) return 0;
-        if (v <= w.a) return settle(c.p * v + w.othersHi);
-        if (v >= w.b) return settle(c.p * v + w.othersLo);
+        if (v <= w.a) return settle(star::failLow(w, c.p, v, alpha));
+        if (v >= w.b) return settle(star::failHigh(w, c.p, v, beta));
         c.lo = c.hi = v;
     }
     return settle(sumLo());
@@ -569,7 +581,8 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
     std::atomic<bool> stop{false};
     Control control;
     control.stop = &stop;
-    Worker w(nullptr, control, false);
+    Worker w;
+    w.begin(nullptr, control, false);
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -580,12 +593,41 @@ struct Searcher::Impl {
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
-    std::thread thread;
     std::mutex mutex;
     std::condition_variable stopSignal;
+    // One worker per thread of Options::threads, kept from search to search: workers[0] is
+    // the main search's, workers[t] helper t's. Declared before the pool, so that the
+    // threads are joined before the workers they use go.
+    std::vector<std::unique_ptr<Worker>> workers;
+    // Thread 0 runs the searches start() launches (run() searches on the calling thread);
+    // thread t > 0 is helper t of lazy SMP.
+    ThreadPool pool;
+    std::atomic<bool> helpersStop{false};
+    std::atomic<std::uint64_t> helperNodes{0};  // published by the helpers as they go
 
+    Impl() : pool(1) { resizeWorkers(1); }
+    // Strong: if a worker cannot be had this throws and nothing has changed.
+    void resizeWorkers(int count);
+    void sizeTable();
+    void startHelpers(const Position& root, const EventList& legal, int maxDepth,
+                      const Control& control);
+    std::uint64_t stopHelpers();
+    bool searchIteration(Worker& main, const Position& root, int depth, int multiPv,
+                         std::vector<RootMove>& rootMoves, bool& solved);
+    [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
+                              int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
 };
+
+void Searcher::Impl::resizeWorkers(int count) {
+    std::vector<std::unique_ptr<Worker>> added;
+    for (int t = static_cast<int>(workers.size()); t < count; ++t)
+        added.push_back(std::make_unique<Worker>());
+    pool.resize(count);
+    workers.resize(static_cast<std::size_t>(std::min<int>(count, workers.size())));
+    for (auto& w : added)
+        workers.push_back(std::move(w));
+}
 
 Searcher::Searcher() : impl_(std::make_unique<Impl>()) {}
 
@@ -597,6 +639,7 @@ Searcher::~Searcher() {
 void Searcher::setOptions(const Options& options) {
     // The table first: if it cannot be had, this throws and nothing has changed.
     if (impl_->tt.megabytes() != options.hashMiB) impl_->tt.resize(options.hashMiB);
+    impl_->resizeWorkers(std::max(1, options.threads));
     impl_->options = options;
 }
 
@@ -613,12 +656,12 @@ void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onI
     wait();
     impl_->stop.store(false);
     impl_->running.store(true);
-    impl_->thread =
-        std::thread([this, pos, limits, onInfo = std::move(onInfo), onDone = std::move(onDone)] {
-            const Report report = impl_->run(pos, limits, onInfo);
-            impl_->running.store(false);
-            if (onDone) onDone(report);
-        });
+    impl_->pool.launch(0,
+                       [this, pos, limits, onInfo = std::move(onInfo), onDone = std::move(onDone)] {
+                           const Report report = impl_->run(pos, limits, onInfo);
+                           impl_->running.store(false);
+                           if (onDone) onDone(report);
+                       });
 }
 
 void Searcher::stop() {
@@ -630,7 +673,7 @@ void Searcher::stop() {
 }
 
 void Searcher::wait() {
-    if (impl_->thread.joinable()) impl_->thread.join();
+    impl_->pool.wait(0);
 }
 
 bool Searcher::searching() const {
@@ -643,82 +686,28 @@ Report Searcher::run(const Position& pos, const Limits& limits, InfoCallback onI
     return impl_->run(pos, limits, onInfo);
 }
 
-// Iterative deepening at the root, on the calling thread, with helper threads searching
-// the same root into the shared table (lazy SMP). The root is a decision (or placement)
-// of one player; root values are kept from that player's view.
-Report Searcher::Impl::run(const Position& root, const Limits& limits, const InfoCallback& onInfo) {
-    Report report;
-    const Clock::time_point start = Clock::now();
-    if (root.isOver() || root.phase() == Phase::Outcome) return report;
-
-    // Sized here only when setOptions never ran. This runs on the search thread, where a
-    // failed allocation must not escape: the search then makes do with the smallest table.
-    if (tt.megabytes() != options.hashMiB) {
-        try {
-            tt.resize(options.hashMiB);
-        } catch (const std::bad_alloc&) {
-            if (tt.megabytes() == 0) tt.resize(1);
-        }
+void Searcher::Impl::sizeTable() {
+    if (tt.megabytes() == options.hashMiB) return;
+    try {
+        tt.resize(options.hashMiB);
+    } catch (const std::bad_alloc&) {
+        if (tt.megabytes() == 0) tt.resize(1);
     }
-    tt.newSearch();
-    const Player decider = root.decider();
-    const double sign = decider == Player::One ? 1.0 : -1.0;
+}
 
-    // Time: a fixed movetime, or a share of the decider's clock.
-    std::int64_t hardMs = 0, softMs = 0;
-    if (limits.movetimeMs > 0) {
-        hardMs = std::max<std::int64_t>(1, limits.movetimeMs - 5);
-    } else if (limits.timeMs[index(decider)] >= 0) {
-        const std::int64_t left = limits.timeMs[index(decider)];
-        const std::int64_t inc = limits.incMs[index(decider)];
-        const std::int64_t optimum = std::min(left / 30 + inc * 3 / 4, left / 5);
-        hardMs = std::max<std::int64_t>(1, std::min(optimum * 3, left / 3) - 10);
-        softMs = std::max<std::int64_t>(1, optimum * 6 / 10);
-    }
-    const bool timed = hardMs > 0;
-    const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
-
-    const bool infinite = limits.infinite || limits.unlimited();
-    std::atomic<std::uint64_t> helperNodes{0};
-    Control control;
-    control.stop = &stop;
-    control.start = start;
-    control.hardMs = limits.infinite ? 0 : hardMs;
-    control.maxNodes = limits.infinite ? 0 : limits.nodes;
-    const int threadCount = std::max(1, options.threads);
-    control.helperNodes = threadCount > 1 ? &helperNodes : nullptr;
-
-    EventList legal;
-    root.generate(legal);
-    Worker main(&tt, control, true);
-    {
-        TTData e;
-        const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();
-        main.orderDecisions(root, legal, ttMove);
-    }
-    std::vector<RootMove> rootMoves;
-    for (const Event e : legal)
-        rootMoves.push_back(RootMove{e});
-    const int multiPv = std::clamp(options.multiPv, 1, static_cast<int>(rootMoves.size()));
-
-    std::vector<std::unique_ptr<Worker>> helpers;
-    std::vector<std::thread> helperThreads;
-    std::atomic<bool> helpersStop{false};
-
-    auto sumNodes = [&] {
-        std::uint64_t n = main.nodes();
-        for (const auto& h : helpers)
-            n += h->nodes();
-        return n;
-    };
-
-    // Helpers: the same iterative deepening, staggered in depth, feeding the table.
+// Helpers: the main thread's iterative deepening, staggered in depth, feeding the table.
+// They search until stopHelpers(); `root` and `legal` must live until then.
+void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, int maxDepth,
+                                  const Control& control) {
+    helpersStop.store(false);
+    helperNodes.store(0);
     Control helperControl = control;
     helperControl.stop = &helpersStop;
-    for (int t = 1; t < threadCount; ++t) {
-        helpers.push_back(std::make_unique<Worker>(&tt, helperControl, false));
-        Worker* w = helpers.back().get();
-        helperThreads.emplace_back([w, &root, &legal, maxDepth, t, &helpersStop, sign] {
+    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
+        Worker* w = workers[static_cast<std::size_t>(t)].get();
+        w->begin(&tt, helperControl, false);
+        pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
                 // needs to be shown no better than the best so far, which keeps a helper's
@@ -736,52 +725,125 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
             }
         });
     }
+}
 
+// Returns once every helper has stopped, with their node count, final then. Idempotent.
+std::uint64_t Searcher::Impl::stopHelpers() {
+    helpersStop.store(true);
+    std::uint64_t nodes = 0;
+    for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
+        pool.wait(t);
+        nodes += workers[static_cast<std::size_t>(t)]->nodes();
+    }
+    return nodes;
+}
+
+// One iteration over the root decisions, in the order of the last one. With MultiPV k the
+// best k get exact values and the rest are only shown to be worse. False when the search
+// was stopped before the iteration ended.
+bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int depth, int multiPv,
+                                     std::vector<RootMove>& rootMoves, bool& solved) {
+    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    solved = true;
+    for (std::size_t i = 0; i < rootMoves.size(); ++i) {
+        RootMove& rm = rootMoves[i];
+        double threshold = -kInfinity;
+        if (static_cast<int>(i) >= multiPv) {
+            std::vector<double> values;
+            for (std::size_t j = 0; j < i; ++j)
+                values.push_back(rootMoves[j].value);
+            std::nth_element(values.begin(), values.begin() + (multiPv - 1), values.end(),
+                             std::greater<>());
+            threshold = values[multiPv - 1];
+        }
+        const double alpha = sign > 0 ? threshold : -kInfinity;
+        const double beta = sign > 0 ? kInfinity : -threshold;
+        Position child = root;
+        child.apply(rm.move);
+        const std::uint64_t heuristicBefore = main.heuristicCount();
+        const double v = main.search(child, childDepth(root, depth), alpha, beta, 1);
+        if (main.stopped()) return false;
+        const bool proven = main.heuristicCount() == heuristicBefore;
+        rm.value = sign * v;
+        rm.bounded = threshold > -kInfinity && rm.value <= threshold;
+        rm.exact = proven && !rm.bounded;
+        solved = solved && proven;
+    }
+    std::stable_sort(rootMoves.begin(), rootMoves.end(),
+                     [](const RootMove& x, const RootMove& y) { return x.value > y.value; });
+    return true;
+}
+
+// A root decision as it is handed out, in the deciding player's view, with the principal
+// variation the table holds to `depth`.
+Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double value,
+                            int depth) const {
+    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    Line line;
+    line.move = rm.move;
+    line.value = value;
+    line.exact = rm.exact;
+    const auto w = eval::wdl(root, sign * value);
+    line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
+    line.pv = extractPv(tt, root, rm.move, depth);
+    return line;
+}
+
+// Iterative deepening at the root, on the calling thread, with helper threads of the pool
+// searching the same root into the shared table (lazy SMP). The root is a decision (or
+// placement) of one player; root values are kept from that player's view.
+Report Searcher::Impl::run(const Position& root, const Limits& limits, const InfoCallback& onInfo) {
+    Report report;
+    const Clock::time_point start = Clock::now();
+    if (root.isOver() || root.phase() == Phase::Outcome) return report;
+
+    // Sized here only when setOptions never ran. This runs on the search thread, where a
+    // failed allocation must not escape: the search then makes do with the smallest table.
+    sizeTable();
+    tt.newSearch();
+    const TimePlan plan = planTime(limits, root.decider());
+    const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+
+    Control control;
+    control.stop = &stop;
+    control.start = start;
+    control.hardMs = plan.hardMs;
+    control.maxNodes = plan.maxNodes;
+    control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
+    Worker& main = *workers[0];
+    main.begin(&tt, control, true);
+
+    EventList legal;
+    root.generate(legal);
+    {
+        TTData e;
+        const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();
+        main.orderDecisions(root, legal, ttMove);
+    }
+    std::vector<RootMove> rootMoves;
+    for (const Event e : legal)
+        rootMoves.push_back(RootMove{e});
+    const int multiPv = std::clamp(options.multiPv, 1, static_cast<int>(rootMoves.size()));
+
+    startHelpers(root, legal, maxDepth, control);
+    // The helpers read `root` and `legal`: they stop before this frame ends, however it ends.
+    struct HelperStop {
+        Impl& impl;
+        ~HelperStop() { (void)impl.stopHelpers(); }
+    } helperStop{*this};
     int completedDepth = 0;
     std::vector<RootMove> best = rootMoves;
     for (int depth = 1; depth <= maxDepth; ++depth) {
         main.resetSeldepth();
-        bool aborted = false;
-        bool solved = true;
-        for (std::size_t i = 0; i < rootMoves.size(); ++i) {
-            RootMove& rm = rootMoves[i];
-            // Exact values for the best multiPv moves; the rest only need to be shown worse.
-            double threshold = -kInfinity;
-            if (static_cast<int>(i) >= multiPv) {
-                std::vector<double> values;
-                for (std::size_t j = 0; j < i; ++j)
-                    values.push_back(rootMoves[j].value);
-                std::nth_element(values.begin(), values.begin() + (multiPv - 1), values.end(),
-                                 std::greater<>());
-                threshold = values[multiPv - 1];
-            }
-            const double alpha = sign > 0 ? threshold : -kInfinity;
-            const double beta = sign > 0 ? kInfinity : -threshold;
-            Position child = root;
-            child.apply(rm.move);
-            const std::uint64_t heuristicBefore = main.heuristicCount();
-            const double v = main.search(child, childDepth(root, depth), alpha, beta, 1);
-            if (main.stopped()) {
-                aborted = true;
-                break;
-            }
-            const bool proven = main.heuristicCount() == heuristicBefore;
-            rm.value = sign * v;
-            rm.bounded = threshold > -kInfinity && rm.value <= threshold;
-            rm.exact = proven && !rm.bounded;
-            solved = solved && proven;
-        }
-        if (aborted) break;
-        std::stable_sort(rootMoves.begin(), rootMoves.end(),
-                         [](const RootMove& x, const RootMove& y) { return x.value > y.value; });
+        bool solved = false;
+        if (!searchIteration(main, root, depth, multiPv, rootMoves, solved)) break;
         best = rootMoves;
         completedDepth = depth;
 
-        const std::uint64_t nodes = main.nodes() + helperNodes.load();
         const std::int64_t ms = static_cast<std::int64_t>(elapsedMs(start));
         if (onInfo) {
+            const std::uint64_t nodes = main.nodes() + helperNodes.load();
             for (int k = 0; k < multiPv; ++k) {
-                const RootMove& rm = rootMoves[k];
                 Info info;
                 info.depth = depth;
                 info.seldepth = main.seldepth();
@@ -790,49 +852,39 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
                 info.nps = ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(ms) : nodes * 1000;
                 info.hashfull = tt.hashfull();
                 info.multipv = k + 1;
-                info.line.move = rm.move;
-                info.line.value = rm.value;
-                info.line.exact = rm.exact;
-                const auto w = eval::wdl(root, sign * rm.value);
-                info.line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
-                info.line.pv = extractPv(tt, root, rm.move, depth);
+                info.line = lineOf(root, rootMoves[k], rootMoves[k].value, depth);
                 onInfo(info);
             }
+            // The report has just woken whoever reads it (a GUI reading the engine's output),
+            // often onto this core, where it would wait for this thread's time slice to end:
+            // 3-4 ms with two engines on a busy two-core machine, when this thread had slept
+            // long before the search (tools/bench-latency, go -> first info). Let it run now.
+            std::this_thread::yield();
         }
-        // Proven values do not change with depth; a lone decision needs no thought.
-        if (!infinite && (solved || (timed && rootMoves.size() == 1))) break;
-        if (!infinite && softMs > 0 && ms >= softMs) break;
+        if (!anotherIteration(plan, ms, solved, static_cast<int>(rootMoves.size()))) break;
         if (stop.load()) break;
     }
-
-    helpersStop.store(true);
-    for (auto& t : helperThreads)
-        t.join();
+    const std::uint64_t helperTotal = stopHelpers();
 
     // `go infinite` answers only when told to stop.
-    if (infinite) {
+    if (plan.untilStopped) {
         std::unique_lock lock(mutex);
         stopSignal.wait(lock, [this] { return stop.load(); });
     }
 
     report.depth = completedDepth;
-    report.nodes = sumNodes();
+    report.nodes = main.nodes() + helperTotal;
     report.timeMs = static_cast<std::int64_t>(elapsedMs(start));
+    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int k = 0; k < multiPv && k < static_cast<int>(best.size()); ++k) {
-        Line line;
-        line.move = best[k].move;
-        line.value = best[k].value;
+        double value = best[k].value;
         if (completedDepth == 0) {
             // Stopped before one iteration finished: the static value after the decision.
             Position child = root;
-            child.apply(line.move);
-            line.value = sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child));
+            child.apply(best[k].move);
+            value = sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child));
         }
-        line.exact = best[k].exact;
-        const auto w = eval::wdl(root, sign * line.value);
-        line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
-        line.pv = extractPv(tt, root, line.move, std::max(completedDepth, 1));
-        report.lines.push_back(line);
+        report.lines.push_back(lineOf(root, best[k], value, std::max(completedDepth, 1)));
     }
     report.best = report.lines.empty() ? Event() : report.lines.front().move;
     return report;

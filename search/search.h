@@ -83,7 +83,8 @@ class Searcher {
     Searcher& operator=(const Searcher&) = delete;
 
     // Blocking; not while a search runs. Sizes the table (allocated here, or by the first
-    // search when setOptions was never called).
+    // search when setOptions was never called) and the pool of threads that live from search
+    // to search, each with its worker (history, evaluation cache).
     void setOptions(const Options& options);
     [[nodiscard]] const Options& options() const;
     // Blocking; not while a search runs.

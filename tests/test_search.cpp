@@ -6,14 +6,18 @@
 #include "random_positions.h"
 #include "search/bench.h"
 #include "search/search.h"
+#include "search/star.h"
+#include "search/thread_pool.h"
 #include "symmetry.h"
 
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <new>
+#include <optional>
 #include <thread>
 
 using namespace dejarik;
@@ -45,6 +49,16 @@ std::vector<Position> samplePositions(const Rules& rules, int count, std::uint64
     return out;
 }
 
+Limits depthLimit(int depth) {
+    Limits l;
+    l.depth = depth;
+    return l;
+}
+
+double deciderView(const Position& pos, double player1Value) {
+    return pos.decider() == Player::One ? player1Value : -player1Value;
+}
+
 }  // namespace
 
 TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
@@ -72,19 +86,127 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
                         << prunedNodes);
 }
 
-namespace {
-
-Limits depthLimit(int depth) {
-    Limits l;
-    l.depth = depth;
-    return l;
+// Star1 on a fail-low or fail-high returns a bound, which the parent and the table read as
+// a bound only when it lies on its side of the window. With v exactly at the window's edge,
+// p * v + others can round to the wrong side; the bound must then be held at the edge.
+TEST_CASE("Star1's bounds never cross the window through rounding") {
+    SUBCASE("a case met in a search (kelly startpos, depth 8)") {
+        const double p = 0x1.1d8e562950f23p-3, lo = 0x1.44b91c2369a07p-2, hi = 1;
+        const double sumLo = 0x1.a8a5fc7108b9ap-7, sumHi = 0x1.bb161bbaf2fa4p-4;
+        const double alpha = -1, beta = 0x1.a8a5fc7108b9ap-7;
+        const double v = lo;  // the outcome's search confirmed its lower bound
+        const star::Window w = star::window(p, lo, hi, sumLo, sumHi, alpha, beta);
+        REQUIRE(v >= w.b);
+        REQUIRE(p * v + w.othersLo < beta);  // the rounding this test is about
+        CHECK(star::failHigh(w, p, v, beta) >= beta);
+    }
+    SUBCASE("random nodes, the outcome's value on the window's edge") {
+        std::mt19937_64 rng(8);
+        std::uniform_real_distribution<double> unit(0, 1);
+        int crossings = 0;
+        constexpr int kCases = 100000;
+        for (int k = 0; k < kCases; ++k) {
+            // Up to four outcomes with bounds inside [-1, 1]; the first one is searched.
+            const int n = 2 + static_cast<int>(rng() % 3);
+            std::array<double, 4> p{}, lo{}, hi{};
+            double total = 0;
+            for (int i = 0; i < n; ++i)
+                total += p[i] = 0.01 + unit(rng);
+            double sumLo = 0, sumHi = 0;
+            for (int i = 0; i < n; ++i) {
+                p[i] /= total;
+                const double x = 2 * unit(rng) - 1, y = 2 * unit(rng) - 1;
+                lo[i] = std::min(x, y);
+                hi[i] = std::max(x, y);
+                sumLo += p[i] * lo[i];
+                sumHi += p[i] * hi[i];
+            }
+            // A window strictly inside the node's interval, so neither bound settles it.
+            const double x = sumLo + (sumHi - sumLo) * unit(rng);
+            const double y = sumLo + (sumHi - sumLo) * unit(rng);
+            const double alpha = std::min(x, y), beta = std::max(x, y);
+            if (!(sumLo < alpha && beta < sumHi)) continue;
+            const star::Window w = star::window(p[0], lo[0], hi[0], sumLo, sumHi, alpha, beta);
+            CAPTURE(k);
+            if (w.a >= -1) {
+                crossings += p[0] * w.a + w.othersHi > alpha;
+                CHECK(star::failLow(w, p[0], w.a, alpha) <= alpha);
+            }
+            if (w.b <= 1) {
+                crossings += p[0] * w.b + w.othersLo < beta;
+                CHECK(star::failHigh(w, p[0], w.b, beta) >= beta);
+            }
+        }
+        MESSAGE("edges on which p * v + others crosses the window: " << crossings << " of "
+                                                                     << 2 * kCases);
+        CHECK(crossings > 0);  // the rounding is really met here
+    }
 }
 
-double deciderView(const Position& pos, double player1Value) {
-    return pos.decider() == Player::One ? player1Value : -player1Value;
+// With the table, the search to depth 4 must still give plain expectiminimax's value. Two
+// actions a turn make transpositions common (the same two moves in either order), so
+// entries are read under other windows than they were written with, which is where a bound
+// stored as an exact value would show.
+//
+// Same depth, same value: each position gets an empty table, since entries of other
+// searches may be deeper and rightly give other values. Within one search a position comes
+// back with the same side on turn and the same actions left only after a multiple of four
+// actions, which at depth 4 is a leaf (evaluated, never looked up); entries of the earlier
+// iterations are shallower and never cut. From depth 5 on, an entry written four actions
+// nearer the root is deeper than needed where the position comes back, and the values
+// rightly differ from plain expectiminimax at that depth.
+//
+// Not within 1e-9: the table keeps values as floats. A value read back is within 2^-25 of
+// the one stored (|v| <= 1), and maxima, minima and weighted means never enlarge an error,
+// so the root is within 2^-25 per level of stored nodes on a path: a decision, a chance
+// node and a placement per action at most. A bound taken for an exact value errs by the gap
+// between the bound and the value, far beyond that.
+TEST_CASE("Star1/Star2 search equals plain expectiminimax (with the table, depth 4)") {
+    constexpr int kDepth = 4;
+    constexpr double kTolerance = 3 * kDepth * 0x1p-25;
+    const auto rulesList = allRules();
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    std::uint64_t plainNodes = 0, prunedNodes = 0, tableNodes = 0;
+    double worst = 0;
+    int compared = 0, beyondDouble = 0;
+    for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        std::mt19937_64 rng(4000 + r);
+        for (int found = 0; found < 8;) {
+            // Middle games: several pieces that can shuffle, few enough for plain search.
+            auto walk = testing::randomWalk(
+                Position::startpos(rulesList[r]), 120, rng, [](const Position& p) {
+                    const int pieces =
+                        p.pieces(Player::One).count() + p.pieces(Player::Two).count();
+                    return testing::isSearchable(p) && pieces >= 4 && pieces <= 5;
+                });
+            if (walk.empty()) continue;
+            const Position& pos =
+                walk[std::uniform_int_distribution<std::size_t>(0, walk.size() - 1)(rng)];
+            ++found;
+            std::uint64_t a = 0, b = 0;
+            const double plain = deciderView(pos, expectiminimax(pos, kDepth, a));
+            const double pruned = deciderView(pos, prunedValue(pos, kDepth, b));
+            searcher.clearHash();
+            const Report report = searcher.run(pos, depthLimit(kDepth));
+            CAPTURE(pos.dfen());
+            CAPTURE(pos.phase() == Phase::Placement);
+            REQUIRE(report.depth == kDepth);
+            CHECK(std::abs(pruned - plain) <= 1e-9);
+            CHECK(std::abs(report.lines[0].value - plain) <= kTolerance);
+            worst = std::max(worst, std::abs(report.lines[0].value - plain));
+            beyondDouble += std::abs(report.lines[0].value - plain) > 1e-9;
+            plainNodes += a;
+            prunedNodes += b;
+            tableNodes += report.nodes;
+            ++compared;
+        }
+    }
+    MESSAGE("compared " << compared << " searches at depth " << kDepth << "; largest difference "
+                        << worst << " (bound " << kTolerance << "), " << beyondDouble
+                        << " beyond 1e-9; nodes plain " << plainNodes << ", pruned " << prunedNodes
+                        << ", with the table " << tableNodes);
 }
-
-}  // namespace
 
 TEST_CASE("the searcher's best decision is legal and its value is the decider's") {
     const auto rulesList = allRules();
@@ -237,6 +359,120 @@ TEST_CASE("limits, stop and threads") {
     }
 }
 
+// The searcher keeps its threads and their workers from search to search; what a search
+// finds must not depend on the searches before it. Each ruleset's Rules is built in the
+// same storage, so a worker that kept anything keyed by the Rules' address (its attack
+// scores) would order moves for the last ruleset and count other nodes.
+TEST_CASE("a search's result does not depend on the searches before it") {
+    Searcher used;
+    used.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    std::optional<Rules> rules;
+    int compared = 0;
+    for (int round = 0; round < 2; ++round) {
+        for (const Ruleset r : kRulesets) {
+            rules.emplace(Rules::preset(r));
+            for (const Position& pos : samplePositions(*rules, 3, 1300 + compared)) {
+                used.clearHash();
+                const Report again = used.run(pos, depthLimit(4));
+                Searcher fresh;
+                fresh.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+                const Report first = fresh.run(pos, depthLimit(4));
+                CAPTURE(pos.dfen());
+                CHECK(again.nodes == first.nodes);
+                CHECK(again.best == first.best);
+                CHECK(again.lines[0].value == first.lines[0].value);
+                ++compared;
+            }
+        }
+    }
+    MESSAGE("searches compared with a fresh searcher's: " << compared);
+}
+
+TEST_CASE("the thread pool: one job at a time per thread, the same thread every time") {
+    ThreadPool pool(3);
+    std::array<int, 3> runs{};
+    std::array<std::thread::id, 3> first{}, last{};
+    for (int round = 0; round < 50; ++round) {
+        for (int t = 0; t < 3; ++t)
+            pool.launch(t, [&, t, round] {
+                ++runs[t];  // only thread t writes these, one job after the other
+                last[t] = std::this_thread::get_id();
+                if (round == 0) first[t] = last[t];
+            });
+        if (round % 10 == 0)
+            for (int t = 0; t < 3; ++t)
+                pool.wait(t);
+    }
+    for (int t = 0; t < 3; ++t) {
+        pool.wait(t);
+        CHECK(runs[t] == 50);
+        CHECK(first[t] == last[t]);
+        CHECK(first[t] != std::this_thread::get_id());
+    }
+    CHECK(first[0] != first[1]);
+    CHECK(first[1] != first[2]);
+    // Shrinking joins the threads that go; those that stay keep their identity.
+    pool.resize(1);
+    CHECK(pool.size() == 1);
+    std::thread::id again;
+    pool.launch(0, [&] { again = std::this_thread::get_id(); });
+    pool.wait(0);
+    CHECK(again == first[0]);
+    pool.resize(4);
+    int ran = 0;
+    pool.launch(3, [&] { ++ran; });
+    pool.wait(3);
+    CHECK(ran == 1);
+}
+
+// Helpers and their workers live in the searcher's pool; Threads resizes it between
+// searches. The multi-threaded cases of the ThreadSanitizer run.
+TEST_CASE("lazy SMP with Threads 2 and 4: the pool across searches, start and stop") {
+    const Rules rules;
+    const auto positions = samplePositions(rules, 4, 78);
+    Searcher searcher;
+    for (const int threads : {2, 4}) {
+        CAPTURE(threads);
+        searcher.setOptions({.hashMiB = 4, .threads = threads, .multiPv = 1});
+        for (const Position& p : positions) {
+            const Report r = searcher.run(p, depthLimit(4));
+            CHECK(p.isLegal(r.best));
+            CHECK(r.depth == 4);
+            CHECK(std::abs(r.lines[0].value) <= 1.0);
+        }
+        // Searches started and stopped in turn, each answered exactly once.
+        for (int k = 0; k < 6; ++k) {
+            const Position& p = positions[static_cast<std::size_t>(k) % positions.size()];
+            Limits l;
+            l.infinite = k % 2 == 0;
+            l.depth = l.infinite ? 0 : 3;
+            std::atomic<int> done{0};
+            Event best;
+            searcher.start(
+                p, l, [](const Info&) {},
+                [&](const Report& r) {
+                    best = r.best;
+                    ++done;
+                });
+            if (l.infinite) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                searcher.stop();
+            }
+            searcher.wait();
+            CHECK(done.load() == 1);
+            CHECK(p.isLegal(best));
+            CHECK_FALSE(searcher.searching());
+        }
+    }
+    // Down to one thread: the same nodes as a searcher that never had helpers.
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    searcher.clearHash();
+    const Report alone = searcher.run(positions[0], depthLimit(4));
+    Searcher single;
+    single.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    CHECK(single.run(positions[0], depthLimit(4)).nodes == alone.nodes);
+}
+
 TEST_CASE("bench is deterministic") {
     const auto first = runBench(3);
     const auto second = runBench(3);
@@ -276,10 +512,19 @@ TEST_CASE("search values are unchanged under the board's symmetries and the play
     MESSAGE("symmetric searches compared: " << checked);
 }
 
+// AddressSanitizer and ThreadSanitizer reserve terabytes of address space, which an
+// address-space limit would break. g++ names them by macros, clang by __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DEJARIK_SANITIZER_RESERVES 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DEJARIK_SANITIZER_RESERVES 1
+#endif
+#endif
+
 TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it was") {
-#if defined(__SANITIZE_ADDRESS__)
-    // ASan reserves terabytes of address space, which an address-space limit would break.
-    MESSAGE("skipped under AddressSanitizer");
+#if defined(DEJARIK_SANITIZER_RESERVES)
+    MESSAGE("skipped under AddressSanitizer and ThreadSanitizer");
 #else
     Searcher searcher;
     searcher.setOptions({.hashMiB = 2, .threads = 1, .multiPv = 1});

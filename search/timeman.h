@@ -1,0 +1,36 @@
+// Time management: how long one search may think, from the limits of `go`, and whether it
+// starts another iteration. Pure functions of the limits and the time elapsed, so that the
+// allocation is tested without searching; the search polls the deadline and the node budget
+// while it runs and asks between iterations.
+#pragma once
+
+#include <cstdint>
+
+#include "position.h"
+#include "search/search.h"
+
+namespace dejarik::search {
+
+// What the limits of one search allow. Times are milliseconds since the search started.
+struct TimePlan {
+    std::int64_t hardMs = 0;     // the search is stopped here; 0: no deadline
+    std::int64_t softMs = 0;     // no iteration is started after this; 0: none
+    std::uint64_t maxNodes = 0;  // the search is stopped at this many nodes; 0: none
+    bool timed = false;          // a movetime or the decider's clock governs the search
+    bool untilStopped = false;   // `go infinite`, or no limit at all: only stop() ends it
+};
+
+// `movetime` is used up to 5 ms less. With the decider's clock, the optimum is a thirtieth
+// of the time left plus three quarters of the increment (at most a fifth of the time left);
+// no iteration starts after 60% of it, and the search is stopped at three times it (at most
+// a third of the time left), less 10 ms. `infinite` overrides every limit but the depth.
+[[nodiscard]] TimePlan planTime(const Limits& limits, Player decider);
+
+// After an iteration that completed in `elapsedMs`: whether to start the next one. A search
+// that runs until stopped always goes on; otherwise it ends once every root decision is
+// proven (`solved`: proven values do not change with depth), when a clock or movetime
+// governs it and there is only one decision to make, or past the soft limit.
+[[nodiscard]] bool anotherIteration(const TimePlan& plan, std::int64_t elapsedMs, bool solved,
+                                    int decisions);
+
+}  // namespace dejarik::search
