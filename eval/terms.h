@@ -1,0 +1,64 @@
+// The terms of the evaluation of one position (docs/eval.md, "The terms"), each in logits
+// of a win chance and for each player, and what explain() prints beside them.
+#pragma once
+
+#include <array>
+
+#include "eval/eval.h"
+#include "eval/memo.h"
+#include "position.h"
+
+namespace dejarik::eval {
+
+enum TermId : int {
+    kMaterial,
+    kPending,
+    kThreats,
+    kExposureTerm,
+    kMobility,
+    kCentreTerm,
+    kSafeRingTerm,
+    kHold,
+    kDrawClock,
+    kTermCount
+};
+inline constexpr std::array<const char*, kTermCount> kTermNames = {
+    "material", "pending attack", "threats", "exposure",  "mobility",
+    "centre",   "safe ring",      "hold",    "draw clock"};
+
+// What explain() and wdl() read beside the terms.
+struct Details {
+    int n1 = 0, n2 = 0;
+    double win = 0.5;  // attrition win chance of player 1
+    std::array<int, 2> attacks{};
+    std::array<int, 2> cells{};
+    double quietScale = 1;
+    int actionsToDraw = kQuietCap;
+    bool holdWin = false;
+    std::array<double, 2> hide{};
+};
+
+struct Scores {
+    std::array<std::array<double, 2>, kTermCount> term{};  // by term, by player
+    Details details;
+
+    // Player 1's raw score: the sum of the terms' differences, in term order.
+    [[nodiscard]] double raw() const {
+        double r = 0;
+        for (const auto& t : term)
+            r += t[0] - t[1];
+        return r;
+    }
+};
+
+// The scores of a position that is over, at a decision, or with an outcome due. A
+// placement is scored here only for its draw share (wdl): as the decision after it.
+// With `calibrate` false the terms of a game not over are left unscaled (the caller scales
+// their sum instead, which is exact while kCalibration is a power of two).
+void scoreAt(const Position& pos, Scores& s, Memo* memo = nullptr, bool calibrate = true);
+
+// The value of a position that is over, at a decision, or with an outcome due: its terms,
+// calibrated, through tanh.
+[[nodiscard]] double scoredValue(const Position& pos, Memo* memo = nullptr);
+
+}  // namespace dejarik::eval
