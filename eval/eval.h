@@ -5,6 +5,7 @@
 //   material.*   the model applied to the pieces on the board, through the memo
 //   memo.h       what one thread's evaluations remember
 //   geometry.h   tables of where pieces move and attack
+//   attack.h     the gain of one attack (also the search's ordering and the greedy player)
 //   terms.*      the terms of one position
 //   placement.*  positions at a placement: their best placement
 //   explain.*    the breakdown of the terms, win/draw/loss

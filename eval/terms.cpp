@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 
+#include "eval/attack.h"
 #include "eval/attrition.h"
 #include "eval/fastmath.h"
 #include "eval/geometry.h"
@@ -185,19 +186,12 @@ class Evaluator {
     }
 
     // The gain, in attrition win chance, of the attack from `from` on `to`, seen from the
-    // attacker: the odds of killing and of being killed, a blocked push that kills
-    // (BlockedPush) counted as a kill.
-    [[nodiscard]] double attackGain(Cell from, Cell to, bool defenderBoxed,
-                                    bool attackerBoxed) const {
-        const auto& pr = rules_.combat(creature_[from.index()], creature_[to.index()]).probability;
-        const BlockedPush policy = rules_.blockedPush();
-        double kill = pr[static_cast<int>(Outcome::Kill)];
-        double counterKill = pr[static_cast<int>(Outcome::CounterKill)];
-        if (defenderBoxed && policy != BlockedPush::Stay)
-            kill += pr[static_cast<int>(Outcome::Push)];
-        if (attackerBoxed && policy == BlockedPush::Kill)
-            counterKill += pr[static_cast<int>(Outcome::CounterPush)];
-        return kill * m_.worth[to.index()] - counterKill * m_.worth[from.index()];
+    // attacker, with the boxed-in pieces as they stand.
+    [[nodiscard]] double gainOf(Cell from, Cell to) const {
+        const int f = from.index(), t = to.index();
+        return attackGain(rules_.combat(creature_[f], creature_[t]).probability,
+                          {m_.worth[t], m_.worth[f]}, rules_.blockedPush(),
+                          {free_[t] == 0, free_[f] == 0});
     }
 
     // The pending attack valued by its outcomes: the expected attrition win chance after
@@ -205,8 +199,7 @@ class Evaluator {
     void pendingAttack(Scores& s) const {
         const Cell from = pos_.pendingFrom(), to = pos_.pendingTo();
         const Player attacker = pos_.at(from).owner();
-        s.term[kPending][index(attacker)] = exactGainLogit(
-            attacker, attackGain(from, to, free_[to.index()] == 0, free_[from.index()] == 0));
+        s.term[kPending][index(attacker)] = exactGainLogit(attacker, gainOf(from, to));
     }
 
     // A change of the attrition win chance worth `gain` to its player, in logits: the
@@ -228,7 +221,6 @@ class Evaluator {
     [[nodiscard]] AttackSummary collectAttacks(Player p, bool withReach, bool pending) const {
         const Bitboard enemies = all_[index(opponent(p))];
         const BlockedPush policy = rules_.blockedPush();
-        const bool pushKills = policy != BlockedPush::Stay;
         AttackSummary sum;
         for (const Cell from : all_[index(p)]) {
             const int f = from.index();
@@ -239,15 +231,11 @@ class Evaluator {
             const Bitboard reach = withReach ? Bitboard(range_[f]) & enemies & ~direct : Bitboard();
             const auto* row = &rules_.combat(creature_[f], Creature::Savrip);
             const double worth = m_.worth[f];
+            const bool boxed = free_[f] == 0;
             for (const Cell to : direct) {
                 const int t = to.index();
-                const auto& pr = row[static_cast<int>(creature_[t])].probability;
-                double kill = pr[static_cast<int>(Outcome::Kill)];
-                double counterKill = pr[static_cast<int>(Outcome::CounterKill)];
-                if (pushKills && free_[t] == 0) kill += pr[static_cast<int>(Outcome::Push)];
-                if (policy == BlockedPush::Kill && free_[f] == 0)
-                    counterKill += pr[static_cast<int>(Outcome::CounterPush)];
-                const double g = kill * m_.worth[t] - counterKill * worth;
+                const double g = attackGain(row[static_cast<int>(creature_[t])].probability,
+                                            {m_.worth[t], worth}, policy, {free_[t] == 0, boxed});
                 sum.second = std::max(sum.second, std::min(sum.bestDirect, g));
                 sum.bestDirect = std::max(sum.bestDirect, g);
                 sum.bestAny = std::max(sum.bestAny, g);
@@ -255,14 +243,12 @@ class Evaluator {
             }
             for (const Cell to : reach) {
                 const int t = to.index();
-                const auto& pr = row[static_cast<int>(creature_[t])].probability;
-                double kill = pr[static_cast<int>(Outcome::Kill)];
                 // The attacker moves into one of the target's free cells: with one left, the
-                // target is boxed in when the attack comes.
-                if (pushKills && std::popcount(free_[t]) == 1)
-                    kill += pr[static_cast<int>(Outcome::Push)];
+                // target is boxed in when the attack comes. Where the attacker stands then is
+                // only roughly known: taken as not boxed in.
                 const double g =
-                    kill * m_.worth[t] - pr[static_cast<int>(Outcome::CounterKill)] * worth;
+                    attackGain(row[static_cast<int>(creature_[t])].probability,
+                               {m_.worth[t], worth}, policy, {std::popcount(free_[t]) == 1, false});
                 sum.bestReach = std::max(sum.bestReach, g);
                 sum.bestAny = std::max(sum.bestAny, g);
             }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/attack.h"
 #include "eval/eval.h"
 #include "movegen.h"
 #include "random_positions.h"
@@ -470,4 +471,28 @@ TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos), custom armies included") 
     for (int pass = 0; pass < 2; ++pass)
         for (const Position& pos : positions)
             CHECK(eval::evaluate(pos, memo) == eval::evaluate(pos));
+}
+
+TEST_CASE("attack gain: blocked pushes count as kills where BlockedPush says so") {
+    // Kill, push, counter-push, counter-kill.
+    const std::array<double, 4> odds = {0.4, 0.3, 0.2, 0.1};
+    const eval::AttackStakes stakes{2.0, 3.0, 0.5};
+    const eval::Boxed both{true, true};
+    // Nobody boxed in, or pushes never kill: kill and counter-kill at stake, pushes displace.
+    for (const BlockedPush policy : {BlockedPush::Stay, BlockedPush::Kill, BlockedPush::KillOnPush})
+        CHECK(eval::attackGain(odds, stakes, policy, {}) ==
+              doctest::Approx(0.4 * 2 - 0.1 * 3 + 0.5 * (0.3 - 0.2)));
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Stay, both) ==
+          doctest::Approx(0.4 * 2 - 0.1 * 3 + 0.5 * (0.3 - 0.2)));
+    // kill-on-push: the boxed-in defender's push kills it; a counter-push never kills.
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::KillOnPush, both) ==
+          doctest::Approx(0.7 * 2 - 0.1 * 3 - 0.5 * 0.2));
+    // kill: both.
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Kill, both) ==
+          doctest::Approx(0.7 * 2 - 0.3 * 3));
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Kill, {false, true}) ==
+          doctest::Approx(0.4 * 2 - 0.3 * 3 + 0.5 * 0.3));
+    // Without a displacement stake, the expected change of material alone.
+    CHECK(eval::attackGain(odds, {2.0, 3.0}, BlockedPush::Kill, {true, false}) ==
+          doctest::Approx(0.7 * 2 - 0.1 * 3));
 }
