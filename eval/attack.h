@@ -32,13 +32,15 @@ struct Boxed {
 [[nodiscard]] constexpr double attackGain(const std::array<double, 4>& odds,
                                           const AttackStakes& stakes, BlockedPush policy,
                                           Boxed boxed) {
-    const bool pushKills = boxed.defender && policy != BlockedPush::Stay;
-    const bool counterPushKills = boxed.attacker && policy == BlockedPush::Kill;
+    const bool pushKills = policy != BlockedPush::Stay && boxed.defender;
+    const bool counterPushKills = policy == BlockedPush::Kill && boxed.attacker;
     const double push = odds[static_cast<int>(Outcome::Push)];
     const double counterPush = odds[static_cast<int>(Outcome::CounterPush)];
-    const double kill = odds[static_cast<int>(Outcome::Kill)] + (pushKills ? push : 0.0);
-    const double killed =
-        odds[static_cast<int>(Outcome::CounterKill)] + (counterPushKills ? counterPush : 0.0);
+    // Added only where they kill (not as "+ 0.0", which the compiler may not drop).
+    double kill = odds[static_cast<int>(Outcome::Kill)];
+    double killed = odds[static_cast<int>(Outcome::CounterKill)];
+    if (pushKills) kill += push;
+    if (counterPushKills) killed += counterPush;
     double gain = kill * stakes.defender - killed * stakes.attacker;
     if (stakes.displacement != 0)
         gain += stakes.displacement *

@@ -7,19 +7,24 @@ namespace dejarik::eval {
 
 namespace {
 
-[[nodiscard]] double valueOf(const Position& pos, Memo* memo) {
-    if (!pos.isOver() && pos.phase() == Phase::Placement) return bestPlacement(pos, memo).value;
-    return scoredValue(pos, memo);
+[[nodiscard]] double valueOf(const Position& pos, const Tunables& tunables, Memo* memo) {
+    if (!pos.isOver() && pos.phase() == Phase::Placement)
+        return bestPlacement(pos, tunables, memo).value;
+    return scoredValue(pos, tunables, memo);
 }
 
 }  // namespace
 
 double evaluate(const Position& pos) {
-    return valueOf(pos, nullptr);
+    return valueOf(pos, kDefaultTunables, nullptr);
+}
+
+double evaluate(const Position& pos, const Tunables& tunables) {
+    return valueOf(pos, tunables, nullptr);
 }
 
 double evaluate(const Position& pos, Memo& memo) {
-    return valueOf(pos, &memo);
+    return valueOf(pos, memo.tunables(), &memo);
 }
 
 }  // namespace dejarik::eval

@@ -3,7 +3,8 @@
 //   fastmath.h   logits, ln and e^-x by table, tanh
 //   attrition.*  the material model, its recurrence and its table
 //   material.*   the model applied to the pieces on the board, through the memo
-//   memo.h       what one thread's evaluations remember
+//   memo.h       what one thread's evaluations remember, and the weights they use
+//   tunables.*   every weight, by name: defaults, ranges, reading and writing them
 //   geometry.h   tables of where pieces move and attack
 //   attack.h     the gain of one attack (also the search's ordering and the greedy player)
 //   terms.*      the terms of one position
@@ -13,6 +14,7 @@
 
 #include "eval/explain.h"
 #include "eval/memo.h"
+#include "eval/tunables.h"
 #include "position.h"
 
 namespace dejarik::eval {
@@ -24,19 +26,16 @@ namespace dejarik::eval {
 // placement due. Deterministic, no state, thread-safe.
 [[nodiscard]] double evaluate(const Position& pos);
 
-// The same, remembering what one thread's evaluations share (eval/memo.h); exactly
-// evaluate(pos). One memo per thread.
+// The same with other weights than the compiled-in defaults (eval/tunables.h).
+[[nodiscard]] double evaluate(const Position& pos, const Tunables& tunables);
+
+// The same with the memo's weights, remembering what one thread's evaluations share
+// (eval/memo.h); exactly evaluate(pos, memo.tunables()). One memo per thread.
 [[nodiscard]] double evaluate(const Position& pos, Memo& memo);
 
 // The evaluator depends on the quiet counter only through min(actions left before the
 // quiet draw, kQuietCap): the search tells table entries apart by that distance up to here.
 inline constexpr int kQuietCap = 100;
-
-// Every term of a position not over is scaled by this. Arena games showed the terms about
-// twice too confident (where the engine claimed +0.86 it scored +0.51), and halving them
-// won +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3 against depth 3, kelly; docs/eval.md).
-// Finished games keep their exact values.
-inline constexpr double kCalibration = 0.5;
 
 // The material model behind evaluate() (docs/eval.md): player 1's chance to win a war of
 // attrition between the pieces on the board, from the exact combat and showdown odds,

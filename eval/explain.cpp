@@ -13,11 +13,6 @@ namespace dejarik::eval {
 
 namespace {
 
-// Draw shares (wdl only).
-constexpr double kDrawByHiding = 0.6;
-constexpr double kDrawByStalemate = 0.5;
-constexpr double kDecisive = 0.25;  // exchanges that kill less often than this tend to draws
-
 std::string fixed(double v, int decimals = 3) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -26,17 +21,17 @@ std::string fixed(double v, int decimals = 3) {
 
 }  // namespace
 
-Breakdown explain(const Position& pos) {
+Breakdown explain(const Position& pos, const Tunables& tunables) {
     Breakdown b;
     std::string placement;
     Position at = pos;
     if (!pos.isOver() && pos.phase() == Phase::Placement) {
-        const Placement best = bestPlacement(pos);
+        const Placement best = bestPlacement(pos, tunables);
         at = best.position;
         placement = "after the decider's best placement, " + best.event.token();
     }
     Scores s;
-    scoreAt(at, s);
+    scoreAt(at, s, tunables);
     const Details& d = s.details;
     for (int t = 0; t < kTermCount; ++t) {
         Term term{kTermNames[t], s.term[t][0], s.term[t][1], ""};
@@ -86,7 +81,7 @@ Breakdown explain(const Position& pos) {
     return b;
 }
 
-std::array<int, 3> wdl(const Position& pos, double value) {
+std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables) {
     value = std::clamp(value, -1.0, 1.0);
     const int v = static_cast<int>(std::lround(1000 * value));
     double drawShare = 0;
@@ -94,15 +89,16 @@ std::array<int, 3> wdl(const Position& pos, double value) {
         drawShare = 1;
     } else if (!pos.isOver()) {
         Scores s;
-        scoreAt(pos, s);
+        scoreAt(pos, s, tunables);
         const Details& d = s.details;
         // Three ways to a draw: the quiet counter runs out; the side behind hides on a safe
         // outer ring; the pieces left can hardly kill each other.
         const double quiet = 1.0 - d.quietScale;
         const Player behind = value >= 0 ? Player::Two : Player::One;
-        const double hide = kDrawByHiding * d.hide[index(behind)];
+        const double hide = tunables.drawByHiding * d.hide[index(behind)];
         const double decisive = pairStats(pos).decisive;
-        const double stalemate = kDrawByStalemate * std::max(0.0, 1.0 - decisive / kDecisive);
+        const double stalemate =
+            tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
         drawShare = 1.0 - (1.0 - quiet) * (1.0 - hide) * (1.0 - stalemate);
     }
     const int room = 1000 - std::abs(v);

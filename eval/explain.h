@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/tunables.h"
 #include "position.h"
 
 namespace dejarik::eval {
@@ -23,11 +24,12 @@ struct Breakdown {
     double raw = 0;    // player 1's raw score (the sum of the terms' differences)
     double value = 0;  // evaluate(pos)
 };
-[[nodiscard]] Breakdown explain(const Position& pos);
+[[nodiscard]] Breakdown explain(const Position& pos, const Tunables& tunables = kDefaultTunables);
 
 // Win / draw / loss chances per mille for player 1 matching an expected result `value`
 // (W - L = round(1000 * value), W + D + L = 1000), with the draw share estimated from the
 // position (material, quiet counter near the draw).
-[[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value);
+[[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value,
+                                     const Tunables& tunables = kDefaultTunables);
 
 }  // namespace dejarik::eval

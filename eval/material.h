@@ -28,8 +28,8 @@ struct Material {
     std::array<double, Cell::kCount> worth;
 };
 
-// The material of `army` under `rules`; `slopeFloor` bounds W (1 - W) in the slope. A memo
-// must have been filled with the same slopeFloor.
+// The material of `army` under `rules`; `slopeFloor` bounds W (1 - W) in the slope, and
+// must be the memo's (Tunables::slopeFloor of memo->tunables()).
 void readMaterial(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
                   Material& out);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "eval/tunables.h"
 #include "rules.h"
 
 namespace dejarik::eval {
@@ -31,13 +32,22 @@ struct CustomMaterial {
 // afresh at every call at a cost exponential in the pieces, and the standard armies of
 // recent evaluations (a search's leaves nearly all share a few armies, the one at the root
 // and those after a kill at a chance node, and reading them back skips the table reads, a
-// table larger than L1, and a logarithm). evaluate(pos, memo) returns exactly
-// evaluate(pos); the memo only saves the work. Both caches are direct-mapped.
+// table larger than L1, and a logarithm). It also carries the weights its evaluations use:
+// evaluate(pos, memo) returns exactly evaluate(pos, memo.tunables()); the memo only saves
+// the work. Both caches are direct-mapped.
 class Memo {
   public:
-    Memo() : caches_(std::make_unique<Caches>()) {}
+    explicit Memo(const Tunables& tunables = kDefaultTunables)
+        : tunables_(tunables), caches_(std::make_unique<Caches>()) {}
     Memo(const Memo&) = delete;
     Memo& operator=(const Memo&) = delete;
+
+    [[nodiscard]] const Tunables& tunables() const { return tunables_; }
+    // New weights; what was remembered under the old ones (the slope) is forgotten.
+    void setTunables(const Tunables& tunables) {
+        tunables_ = tunables;
+        caches_->armies = {};
+    }
 
     [[nodiscard]] ArmyMaterial& army(int code) {
         return caches_->armies[(static_cast<std::uint32_t>(code) * 0x9E3779B1u) >> 29];
@@ -47,6 +57,7 @@ class Memo {
     }
 
   private:
+    Tunables tunables_;
     struct Caches {
         std::array<CustomMaterial, 256> custom;
         std::array<ArmyMaterial, 8> armies;

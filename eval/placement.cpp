@@ -4,7 +4,7 @@
 
 namespace dejarik::eval {
 
-Placement bestPlacement(const Position& pos, Memo* memo) {
+Placement bestPlacement(const Position& pos, const Tunables& tunables, Memo* memo) {
     EventList list;
     pos.generate(list);
     const double side = pos.decider() == Player::One ? 1.0 : -1.0;
@@ -14,7 +14,7 @@ Placement bestPlacement(const Position& pos, Memo* memo) {
         Position child = pos;
         child.apply(e);
         // A placement finishes the action: the child is never at another placement.
-        const double v = scoredValue(child, memo);
+        const double v = scoredValue(child, tunables, memo);
         if (first || side * v > side * best.value) {
             best = {child, v, e};
             first = false;

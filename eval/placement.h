@@ -3,6 +3,7 @@
 #pragma once
 
 #include "eval/memo.h"
+#include "eval/tunables.h"
 #include "position.h"
 
 namespace dejarik::eval {
@@ -14,6 +15,7 @@ struct Placement {
 };
 
 // The placement the decider likes best of a position at a placement, not over.
-[[nodiscard]] Placement bestPlacement(const Position& pos, Memo* memo = nullptr);
+[[nodiscard]] Placement bestPlacement(const Position& pos, const Tunables& tunables,
+                                      Memo* memo = nullptr);
 
 }  // namespace dejarik::eval

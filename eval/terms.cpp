@@ -20,37 +20,6 @@ namespace dejarik::eval {
 
 namespace {
 
-// Attacks (threats, exposure): a second attack in the same turn is worth less than the first
-// (the position has changed), an attack after a move less than one in place (it spends the
-// turn, and the move is only roughly known), and the waiting side's attacks come only after
-// the side to move has used its actions, which it can spend fleeing or striking first.
-constexpr double kSecondAttack = 0.5;
-constexpr double kReachAttack = 0.75;
-constexpr double kLaterAfterTwoActions = 0.35;
-constexpr double kLaterAfterOneAction = 0.5;
-constexpr double kExposure = 0.15;
-// Attack gains are changes of the attrition win chance W, turned into logits with the slope
-// 1 / (2 W (1 - W)), at most 4 (W outside [0.15, 0.85] is a decided game).
-constexpr double kSlopeFloor = 0.125;
-
-// Positional terms, in logits.
-constexpr double kMobilityPerCell = 0.004;
-constexpr int kMobilityCap = 8;  // cells per piece that still count
-// With KingOfTheCentre every attack goes through `a`: a piece there is worth this, more
-// for a piece worth more (its attrition worth). Without it the centre earns nothing of its
-// own: a piece on `a` can be attacked from twelve cells, and the attacks it makes and
-// suffers are counted already (1-ply games lost with a bonus for standing there).
-constexpr double kCentreKing = 0.25;
-constexpr double kCentreWorth = 2.0;
-
-// Ruleset terms.
-constexpr double kSafeRing = 0.5;  // SafeOuterOrbit: share of the lead the hider can void
-constexpr double kHoldStep = 0.6;  // CentreWin: a hold counter about to reach N
-constexpr double kHoldContested = 0.4;
-constexpr double kHoldWin = 6.0;       // a hold win nothing can stop: tanh(6 * 0.5) = 0.995, plus
-constexpr double kHoldWinRest = 0.05;  // this share of the rest, so material still counts
-constexpr int kQuietHorizon = 30;      // actions before the quiet draw where the value shrinks
-
 constexpr int kMaxPieces = Cell::kCount;
 constexpr std::array<double, kMaxPieces + 1> kInverse = [] {
     std::array<double, kMaxPieces + 1> t{};
@@ -81,26 +50,27 @@ struct AttackSummary {
 // cell of a piece and filled for occupied cells only, never zeroed.
 class Evaluator {
   public:
-    explicit Evaluator(const Position& pos, Memo* memo = nullptr)
-        : pos_(pos), rules_(pos.rules()), empty_(pos.emptyCells()), planes_(empty_) {
+    Evaluator(const Position& pos, const Tunables& tunables, Memo* memo)
+        : pos_(pos), rules_(pos.rules()), t_(tunables), empty_(pos.emptyCells()), planes_(empty_) {
         restricted_ = rules_.safeOuterOrbit() || rules_.kingOfTheCentre();
         int code = 0;
         std::uint32_t seen = 0;
         bool unique = true;
+        const int cap = t_.mobilityCap;  // a local: the stores below might alias a member
         for (const Player p : {Player::One, Player::Two}) {
             all_[index(p)] = pos.pieces(p);
             const int digit = p == Player::One ? 1 : 2;
             for (const Cell c : all_[index(p)]) {
                 const Creature creature = pos.at(c).creature();
                 gather(c, creature);
-                mobility_[index(p)] += std::min(std::popcount(reach_[c.index()]), kMobilityCap);
+                mobility_[index(p)] += std::min(std::popcount(reach_[c.index()]), cap);
                 const std::uint32_t bit = 1u << static_cast<int>(creature);
                 unique = unique && !(seen & bit);
                 seen |= bit;
                 code += digit * kPow3[static_cast<int>(creature)];
             }
         }
-        readMaterial(rules_, Army{all_, creature_, code, unique}, kSlopeFloor, memo, m_);
+        readMaterial(rules_, Army{all_, creature_, code, unique}, t_.slopeFloor, memo, m_);
     }
 
     // Terms of a decision point where `mover` has `actions` left, or of an attack whose
@@ -126,12 +96,12 @@ class Evaluator {
         const AttackSummary& m = attacks[index(mover)];
         double now = m.bestDirect;
         if (actions >= 2)
-            now =
-                std::max(m.bestDirect + kSecondAttack * m.secondDirect, kReachAttack * m.bestReach);
+            now = std::max(m.bestDirect + t_.secondAttack * m.secondDirect,
+                           t_.reachAttack * m.bestReach);
         const AttackSummary& w = attacks[index(waiter)];
         const double next =
-            std::max(w.bestDirect + kSecondAttack * w.secondDirect, kReachAttack * w.bestReach);
-        const double later = actions >= 2 ? kLaterAfterTwoActions : kLaterAfterOneAction;
+            std::max(w.bestDirect + t_.secondAttack * w.secondDirect, t_.reachAttack * w.bestReach);
+        const double later = actions >= 2 ? t_.laterAfterTwoActions : t_.laterAfterOneAction;
         s.term[kThreats][index(mover)] = exactGainLogit(mover, now);
         s.term[kThreats][index(waiter)] = later * exactGainLogit(waiter, next);
         d.attacks = {attacks[0].attacks, attacks[1].attacks};
@@ -139,16 +109,16 @@ class Evaluator {
         // Exposure: every attack the enemy can make in place with profit, not just the best.
         for (const Player p : {Player::One, Player::Two})
             s.term[kExposureTerm][index(p)] =
-                -kExposure * gainLogit(attacks[index(opponent(p))].exposed);
+                -t_.exposure * gainLogit(attacks[index(opponent(p))].exposed);
 
         // Mobility, and the centre when every attack goes through it.
         for (const Player p : {Player::One, Player::Two}) {
             const int cells = mobility_[index(p)];
             d.cells[index(p)] = cells;
-            s.term[kMobility][index(p)] = kMobilityPerCell * cells;
+            s.term[kMobility][index(p)] = t_.mobilityPerCell * cells;
             if (rules_.kingOfTheCentre() && all_[index(p)].has(Cell::centre()))
                 s.term[kCentreTerm][index(p)] =
-                    kCentreKing * (1.0 + kCentreWorth * std::max(0.0, m_.worth[0]));
+                    t_.centreKing * (1.0 + t_.centreWorth * std::max(0.0, m_.worth[0]));
         }
 
         if (rules_.safeOuterOrbit()) safeRing(s);
@@ -219,8 +189,21 @@ class Evaluator {
     // Returned by value, accumulated in a local: through a reference the compiler must
     // assume each store may change the worths read next, and keeps every maximum in memory.
     [[nodiscard]] AttackSummary collectAttacks(Player p, bool withReach, bool pending) const {
+        switch (rules_.blockedPush()) {
+            case BlockedPush::Stay:
+                return collectAttacks<BlockedPush::Stay>(p, withReach, pending);
+            case BlockedPush::Kill:
+                return collectAttacks<BlockedPush::Kill>(p, withReach, pending);
+            case BlockedPush::KillOnPush:
+                break;
+        }
+        return collectAttacks<BlockedPush::KillOnPush>(p, withReach, pending);
+    }
+    // One loop per BlockedPush policy: with the policy a constant, attackGain() drops what
+    // cannot happen (under Stay, the boxed-in tests and their additions).
+    template <BlockedPush policy>
+    [[nodiscard]] AttackSummary collectAttacks(Player p, bool withReach, bool pending) const {
         const Bitboard enemies = all_[index(opponent(p))];
-        const BlockedPush policy = rules_.blockedPush();
         AttackSummary sum;
         for (const Cell from : all_[index(p)]) {
             const int f = from.index();
@@ -276,7 +259,7 @@ class Evaluator {
         const double lead = s.term[kMaterial][0] - s.term[kMaterial][1];
         const Player leader = lead >= 0 ? Player::One : Player::Two;
         s.term[kSafeRingTerm][index(leader)] =
-            -kSafeRing * s.details.hide[index(opponent(leader))] * std::abs(lead);
+            -t_.safeRing * s.details.hide[index(opponent(leader))] * std::abs(lead);
     }
 
     // CentreWin N: at the end of its own turn a player on `a` counts one more, and N wins;
@@ -301,7 +284,7 @@ class Evaluator {
                 } else {
                     const AttackSummary& w = attacks[index(waiter)];
                     const bool contested = w.anyDirect || w.anyReach;
-                    value = kHoldStep * next / n * (contested ? kHoldContested : 1.0);
+                    value = t_.holdStep * next / n * (contested ? t_.holdContested : 1.0);
                 }
             } else {
                 if (!onA) continue;
@@ -311,16 +294,16 @@ class Evaluator {
                     wins = true;
                 } else if (next >= n) {
                     // The mover must attack something now, however bad its best attack is.
-                    value = kHoldStep * kHoldContested + gainLogit(std::max(0.0, -m.bestAny));
+                    value = t_.holdStep * t_.holdContested + gainLogit(std::max(0.0, -m.bestAny));
                 } else {
-                    value = kHoldStep * next / n * (contested ? kHoldContested : 1.0);
+                    value = t_.holdStep * next / n * (contested ? t_.holdContested : 1.0);
                 }
             }
             if (wins) {
                 double rest = 0;
                 for (int t = 0; t < kTermCount; ++t)
                     if (t != kHold) rest += s.term[t][index(p)] - s.term[t][index(opponent(p))];
-                value = std::max(0.0, kHoldWin + kHoldWinRest * rest - rest);
+                value = std::max(0.0, t_.holdWin + t_.holdWinRest * rest - rest);
                 s.details.holdWin = true;
             }
             s.term[kHold][index(p)] = value;
@@ -338,8 +321,8 @@ class Evaluator {
                 limit - static_cast<std::int64_t>(pos_.quiet()), 0, kQuietCap));
         }
         double scale = 1;
-        if (left < kQuietHorizon) {
-            const double far = 1.0 - static_cast<double>(left) / kQuietHorizon;
+        if (left < t_.quietHorizon) {
+            const double far = 1.0 - static_cast<double>(left) / t_.quietHorizon;
             scale = 1.0 - far * far;
         }
         // Only an attack resets the counter: with one action before the draw an attack in
@@ -358,6 +341,7 @@ class Evaluator {
 
     const Position& pos_;
     const Rules& rules_;
+    const Tunables& t_;
     Bitboard empty_;
     FreePlanes planes_;
     bool restricted_ = false;
@@ -383,9 +367,9 @@ void scoreOver(const Position& pos, Scores& s) {
 
 }  // namespace
 
-void scoreAt(const Position& pos, Scores& s, Memo* memo, bool calibrate) {
+void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo, bool calibrate) {
     if (pos.isOver()) return scoreOver(pos, s);
-    Evaluator e(pos, memo);
+    Evaluator e(pos, tunables, memo);
     if (pos.phase() == Phase::Outcome) {
         // After the outcome the attacker's turn goes on with one action fewer.
         const int left = pos.actionsLeft() - 1;
@@ -395,18 +379,19 @@ void scoreAt(const Position& pos, Scores& s, Memo* memo, bool calibrate) {
         e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
     if (!calibrate) return;
+    const double c = tunables.calibration;
     for (auto& t : s.term)
-        t = {kCalibration * t[0], kCalibration * t[1]};
+        t = {c * t[0], c * t[1]};
 }
 
-double scoredValue(const Position& pos, Memo* memo) {
+double scoredValue(const Position& pos, const Tunables& tunables, Memo* memo) {
     Scores s;
     if (pos.isOver()) {
-        scoreAt(pos, s);
+        scoreAt(pos, s, tunables);
         return squash(s.raw());
     }
-    scoreAt(pos, s, memo, false);
-    return squash(kCalibration * s.raw());
+    scoreAt(pos, s, tunables, memo, false);
+    return squash(tunables.calibration * s.raw());
 }
 
 }  // namespace dejarik::eval

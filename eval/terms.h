@@ -6,6 +6,7 @@
 
 #include "eval/eval.h"
 #include "eval/memo.h"
+#include "eval/tunables.h"
 #include "position.h"
 
 namespace dejarik::eval {
@@ -54,11 +55,13 @@ struct Scores {
 // The scores of a position that is over, at a decision, or with an outcome due. A
 // placement is scored here only for its draw share (wdl): as the decision after it.
 // With `calibrate` false the terms of a game not over are left unscaled (the caller scales
-// their sum instead, which is exact while kCalibration is a power of two).
-void scoreAt(const Position& pos, Scores& s, Memo* memo = nullptr, bool calibrate = true);
+// their sum instead, which is exact while the calibration is a power of two).
+void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo = nullptr,
+             bool calibrate = true);
 
 // The value of a position that is over, at a decision, or with an outcome due: its terms,
 // calibrated, through tanh.
-[[nodiscard]] double scoredValue(const Position& pos, Memo* memo = nullptr);
+[[nodiscard]] double scoredValue(const Position& pos, const Tunables& tunables,
+                                 Memo* memo = nullptr);
 
 }  // namespace dejarik::eval
