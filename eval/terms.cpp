@@ -367,7 +367,7 @@ void scoreOver(const Position& pos, Scores& s) {
 
 }  // namespace
 
-void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo, bool calibrate) {
+void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo) {
     if (pos.isOver()) return scoreOver(pos, s);
     Evaluator e(pos, tunables, memo);
     if (pos.phase() == Phase::Outcome) {
@@ -378,7 +378,6 @@ void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* mem
     } else {
         e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
-    if (!calibrate) return;
     const double c = tunables.calibration;
     for (auto& t : s.term)
         t = {c * t[0], c * t[1]};
@@ -386,12 +385,8 @@ void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* mem
 
 double scoredValue(const Position& pos, const Tunables& tunables, Memo* memo) {
     Scores s;
-    if (pos.isOver()) {
-        scoreAt(pos, s, tunables);
-        return squash(s.raw());
-    }
-    scoreAt(pos, s, tunables, memo, false);
-    return squash(tunables.calibration * s.raw());
+    scoreAt(pos, s, tunables, memo);
+    return squash(s.raw());
 }
 
 }  // namespace dejarik::eval

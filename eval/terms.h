@@ -52,15 +52,15 @@ struct Scores {
     }
 };
 
-// The scores of a position that is over, at a decision, or with an outcome due. A
-// placement is scored here only for its draw share (wdl): as the decision after it.
-// With `calibrate` false the terms of a game not over are left unscaled (the caller scales
-// their sum instead, which is exact while the calibration is a power of two).
-void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo = nullptr,
-             bool calibrate = true);
+// The scores of a position that is over, at a decision, or with an outcome due, every term
+// of a game not over scaled by the calibration. A placement is scored here only for its
+// draw share (wdl): as the decision after it.
+void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo = nullptr);
 
-// The value of a position that is over, at a decision, or with an outcome due: its terms,
-// calibrated, through tanh.
+// The value of a position that is over, at a decision, or with an outcome due: tanh of the
+// raw score of scoreAt()'s terms. explain() shows those terms and this sum, so that its value
+// is this one to the bit whatever the weights (the calibration scales each term, never the
+// sum).
 [[nodiscard]] double scoredValue(const Position& pos, const Tunables& tunables,
                                  Memo* memo = nullptr);
 

@@ -18,6 +18,7 @@
 #include "eval/tunables.h"
 #include "movegen.h"
 #include "random_positions.h"
+#include "random_tunables.h"
 #include "symmetry.h"
 
 using namespace dejarik;
@@ -98,6 +99,7 @@ Position start(std::size_t variant) {
 }
 
 using testing::fromDfen;
+using testing::randomTunables;
 
 // Positions of games not over, every fourth of seeded random games, at every phase.
 std::vector<Position> samples(std::size_t variant, int games, std::uint64_t seed) {
@@ -501,17 +503,6 @@ TEST_CASE("attack gain: blocked pushes count as kills where BlockedPush says so"
 
 namespace {
 
-// Every weight drawn uniformly from its range (integers for the integral ones).
-eval::Tunables randomTunables(std::mt19937_64& rng) {
-    eval::Tunables t;
-    for (const eval::TunableSpec& spec : eval::tunableSpecs()) {
-        double v = std::uniform_real_distribution<double>(spec.min, spec.max)(rng);
-        if (spec.integral()) v = std::round(v);
-        spec.set(t, v);
-    }
-    return t;
-}
-
 // The sample positions, and some with the rarer terms: holds near a win, a piece on `a`
 // under KingOfTheCentre, the quiet draw near.
 std::vector<Position> weightProbes() {
@@ -571,4 +562,28 @@ TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos, memo's weights), for any w
             for (std::size_t i = round; i < probes.size(); i += 3)
                 CHECK(eval::evaluate(probes[i], memo) == eval::evaluate(probes[i], t));
     }
+}
+
+TEST_CASE("explain: its value is evaluate()'s, to the bit, for any weights") {
+    // Random positions of every variant and phase, each under its own random weight set
+    // (and the defaults); explain() and evaluate() must compute the same way, not only
+    // when the calibration is a power of two.
+    std::mt19937_64 rng(17);
+    const std::vector<Position> probes = weightProbes();
+    int checked = 0, sets = 0;
+    for (std::size_t i = 0; i < probes.size(); i += 2) {
+        const eval::Tunables t = i % 10 == 0 ? eval::kDefaultTunables : randomTunables(rng);
+        sets += !(t == eval::kDefaultTunables);
+        const Position& pos = probes[i];
+        CAPTURE(label(pos));
+        const eval::Breakdown b = eval::explain(pos, t);
+        CHECK(b.value == eval::evaluate(pos, t));
+        double sum = 0;
+        for (const eval::Term& term : b.terms)
+            sum += term.player1 - term.player2;
+        CHECK(sum == b.raw);
+        ++checked;
+    }
+    CHECK(checked > 700);
+    CHECK(sets > 500);
 }

@@ -13,21 +13,12 @@
 #include <type_traits>
 
 #include "eval/tunables.h"
+#include "random_tunables.h"
 
 using namespace dejarik;
+using testing::randomTunables;
 
 namespace {
-
-// Every weight drawn uniformly from its range (integers for the integral ones).
-eval::Tunables randomTunables(std::mt19937_64& rng) {
-    eval::Tunables t;
-    for (const eval::TunableSpec& spec : eval::tunableSpecs()) {
-        double v = std::uniform_real_distribution<double>(spec.min, spec.max)(rng);
-        if (spec.integral()) v = std::round(v);
-        spec.set(t, v);
-    }
-    return t;
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
