@@ -78,12 +78,6 @@ Pieces piecesOf(const Position& pos) {
     return out;
 }
 
-template <int Key>
-const AttritionTable& build(const Rules& rules) {
-    static const AttritionTable table(rules);
-    return table;
-}
-
 }  // namespace
 
 double pairShare(const Rules& rules, Creature p1, Creature p2) {
@@ -164,13 +158,6 @@ AttritionTable::AttritionTable(const Rules& rules) {
                     [&](int j) { return win_[code - 2 * kPow3[p2[j]]]; });
             });
     }
-}
-
-const AttritionTable& AttritionTable::of(const Rules& rules) {
-    static constexpr std::array<const AttritionTable& (*)(const Rules&), 8> kBuilders = {
-        &build<0>, &build<1>, &build<2>, &build<3>, &build<4>, &build<5>, &build<6>, &build<7>};
-    const int ratings = rules.ruleset() == Ruleset::Holochess ? 1 : 0;
-    return kBuilders[ratings * 4 + static_cast<int>(rules.dice())](rules);
 }
 
 PairStats pairStats(const Position& pos) {

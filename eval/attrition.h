@@ -85,9 +85,21 @@ class AttritionTable {
     explicit AttritionTable(const Rules& rules);
     [[nodiscard]] double win(int code) const { return win_[code]; }
 
-    [[nodiscard]] static const AttritionTable& of(const Rules& rules);
+    // The table of the rules' ratings and dice model, built on first use.
+    [[nodiscard]] static const AttritionTable& of(const Rules& rules) {
+        static constexpr std::array<const AttritionTable& (*)(const Rules&), 8> kBuilders = {
+            &build<0>, &build<1>, &build<2>, &build<3>, &build<4>, &build<5>, &build<6>, &build<7>};
+        const int ratings = rules.ruleset() == Ruleset::Holochess ? 1 : 0;
+        return kBuilders[ratings * 4 + static_cast<int>(rules.dice())](rules);
+    }
 
   private:
+    template <int Key>
+    static const AttritionTable& build(const Rules& rules) {
+        static const AttritionTable table(rules);
+        return table;
+    }
+
     std::array<double, kCodes> win_{};
 };
 

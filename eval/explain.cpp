@@ -34,7 +34,7 @@ Breakdown explain(const Position& pos, const Tunables& tunables) {
     scoreAt(at, s, tunables);
     const Details& d = s.details;
     for (int t = 0; t < kTermCount; ++t) {
-        Term term{kTermNames[t], s.term[t][0], s.term[t][1], ""};
+        Term term{kTermNames[t], s.counted(t, Player::One), s.counted(t, Player::Two), ""};
         switch (t) {
             case kMaterial:
                 term.note = at.isOver() ? "game over, exact result"

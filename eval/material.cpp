@@ -26,17 +26,6 @@ void standardWorth(const Rules& rules, const Army& army, double slopeFloor, Memo
     const int code = army.code;
     const AttritionTable& table = AttritionTable::of(rules);
     ArmyMaterial* slot = memo ? &memo->army(code) : nullptr;
-    if (slot && slot->code == code && slot->table == &table) {
-        const ArmyMaterial& a = *slot;
-        m.win = a.win;
-        m.logitWin = a.logitWin;
-        m.slope = a.slope;
-        for (const Player p : {Player::One, Player::Two})
-            for (const Cell c : army.pieces[index(p)])
-                m.worth[c.index()] =
-                    a.worth[index(p) * kCreatureCount + static_cast<int>(army.creature[c.index()])];
-        return;
-    }
     m.win = table.win(code);
     for (const Player p : {Player::One, Player::Two}) {
         const int digit = p == Player::One ? 1 : 2;
@@ -146,8 +135,8 @@ void customWorth(const Rules& rules, const Army& army, Memo* memo, Material& m) 
 
 }  // namespace
 
-void readMaterial(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
-                  Material& out) {
+void readMaterialAfresh(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
+                        Material& out) {
     if (army.unique) return standardWorth(rules, army, slopeFloor, memo, out);
     customWorth(rules, army, memo, out);
     setSlopes(out, slopeFloor);

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "eval/attrition.h"
 #include "eval/memo.h"
 #include "position.h"
 
@@ -28,9 +29,30 @@ struct Material {
     std::array<double, Cell::kCount> worth;
 };
 
-// The material of `army` under `rules`; `slopeFloor` bounds W (1 - W) in the slope, and
-// must be the memo's (Tunables::slopeFloor of memo->tunables()).
-void readMaterial(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
-                  Material& out);
+// The material of `army` under `rules`, solved or read from the tables, and remembered in
+// the memo when there is one; `slopeFloor` bounds W (1 - W) in the slope, and must be the
+// memo's (Tunables::slopeFloor of memo->tunables()).
+void readMaterialAfresh(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
+                        Material& out);
+
+// The same, first from what the memo remembers of a standard army: what nearly every call of
+// a search finds there, inline.
+inline void readMaterial(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
+                         Material& out) {
+    if (memo && army.unique) {
+        const ArmyMaterial& a = memo->army(army.code);
+        if (a.code == army.code && a.table == &AttritionTable::of(rules)) {
+            out.win = a.win;
+            out.logitWin = a.logitWin;
+            out.slope = a.slope;
+            for (const Player p : {Player::One, Player::Two})
+                for (const Cell c : army.pieces[index(p)])
+                    out.worth[c.index()] = a.worth[index(p) * kCreatureCount +
+                                                   static_cast<int>(army.creature[c.index()])];
+            return;
+        }
+    }
+    readMaterialAfresh(rules, army, slopeFloor, memo, out);
+}
 
 }  // namespace dejarik::eval

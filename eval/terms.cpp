@@ -378,9 +378,7 @@ void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* mem
     } else {
         e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
-    const double c = tunables.calibration;
-    for (auto& t : s.term)
-        t = {c * t[0], c * t[1]};
+    s.calibration = tunables.calibration;
 }
 
 double scoredValue(const Position& pos, const Tunables& tunables, Memo* memo) {

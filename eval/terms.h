@@ -40,27 +40,32 @@ struct Details {
 };
 
 struct Scores {
-    std::array<std::array<double, 2>, kTermCount> term{};  // by term, by player
+    std::array<std::array<double, 2>, kTermCount> term{};  // by term, by player; uncalibrated
+    double calibration = 1;  // what every term is worth in the value: 1 for a game over
     Details details;
 
-    // Player 1's raw score: the sum of the terms' differences, in term order.
+    // A term as it counts in the value: calibrated.
+    [[nodiscard]] double counted(int t, Player p) const { return calibration * term[t][index(p)]; }
+    // Player 1's raw score: the sum of the counted terms' differences, in term order. The
+    // one place the value's sum is made: explain() shows counted() and this, so that its
+    // value is evaluate()'s to the bit, whatever the calibration. (Scaling the terms where
+    // they are summed, not in a pass of their own, keeps the search's evaluations from
+    // reloading what was just stored.)
     [[nodiscard]] double raw() const {
         double r = 0;
-        for (const auto& t : term)
-            r += t[0] - t[1];
+        for (int t = 0; t < kTermCount; ++t)
+            r += counted(t, Player::One) - counted(t, Player::Two);
         return r;
     }
 };
 
-// The scores of a position that is over, at a decision, or with an outcome due, every term
-// of a game not over scaled by the calibration. A placement is scored here only for its
-// draw share (wdl): as the decision after it.
+// The scores of a position that is over, at a decision, or with an outcome due; a game not
+// over has the tunables' calibration. A placement is scored here only for its draw share
+// (wdl): as the decision after it.
 void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* memo = nullptr);
 
 // The value of a position that is over, at a decision, or with an outcome due: tanh of the
-// raw score of scoreAt()'s terms. explain() shows those terms and this sum, so that its value
-// is this one to the bit whatever the weights (the calibration scales each term, never the
-// sum).
+// raw score of scoreAt()'s terms.
 [[nodiscard]] double scoredValue(const Position& pos, const Tunables& tunables,
                                  Memo* memo = nullptr);
 
