@@ -69,19 +69,15 @@ constexpr std::array kSpecs = {
     return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
-// A value for `spec`, or the reason it is not one.
-[[nodiscard]] std::optional<std::string> parseValue(const TunableSpec& spec, std::string_view text,
-                                                    double& out) {
+[[nodiscard]] bool fits(const TunableSpec& spec, double v) {
+    return std::isfinite(v) && (!spec.integral() || std::floor(v) == v) && v >= spec.min &&
+           v <= spec.max;
+}
+
+[[nodiscard]] std::string badValue(const TunableSpec& spec, std::string_view text) {
     const std::string range = "[" + number(spec.min) + ", " + number(spec.max) + "]";
-    const std::string wanted = spec.integral() ? "an integer in " + range : "a number in " + range;
-    double v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
-        (spec.integral() && std::floor(v) != v) || !(v >= spec.min && v <= spec.max))
-        return "bad value '" + std::string(text) + "' for " + std::string(spec.name) + " (" +
-               wanted + ")";
-    out = v;
-    return std::nullopt;
+    return "bad value '" + std::string(text) + "' for " + std::string(spec.name) + " (" +
+           (spec.integral() ? "an integer in " : "a number in ") + range + ")";
 }
 
 }  // namespace
@@ -113,8 +109,18 @@ std::optional<std::string> Tunables::set(std::string_view name, std::string_view
     const TunableSpec* spec = findTunable(name);
     if (!spec) return "unknown weight '" + std::string(name) + "'";
     double v = 0;
-    if (auto error = parseValue(*spec, value, v)) return error;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || end != value.data() + value.size() || !fits(*spec, v))
+        return badValue(*spec, value);
     spec->set(*this, v);
+    return std::nullopt;
+}
+
+std::optional<std::string> Tunables::set(std::string_view name, double value) {
+    const TunableSpec* spec = findTunable(name);
+    if (!spec) return "unknown weight '" + std::string(name) + "'";
+    if (!fits(*spec, value)) return badValue(*spec, number(value));
+    spec->set(*this, value);
     return std::nullopt;
 }
 

@@ -64,6 +64,8 @@ struct Tunables {
     // an integer where one is wanted, outside the spec's range) nothing is set and the
     // error says which.
     [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+    // The same from a number (a tuner's step).
+    [[nodiscard]] std::optional<std::string> set(std::string_view name, double value);
 };
 
 inline constexpr Tunables kDefaultTunables{};
@@ -79,7 +81,7 @@ struct TunableSpec {
     [[nodiscard]] bool integral() const { return whole != nullptr; }
     [[nodiscard]] double get(const Tunables& t) const { return whole ? t.*whole : t.*real; }
     [[nodiscard]] double defaultValue() const { return get(kDefaultTunables); }
-    // Sets a value already checked against the range (Tunables::set checks).
+    // Sets a value already checked against the range (Tunables::set checks it).
     void set(Tunables& t, double value) const;
 };
 

@@ -81,6 +81,18 @@ TEST_CASE("tunables: set by name checks the name, the number and the range") {
     CHECK(contains(error("mobilityCap", "7.5"), "an integer in [0, 24]"));
     CHECK(contains(error("quietHorizon", "101"), "an integer in [1, 100]"));
     CHECK(contains(error("slopeFloor", "0"), "[0.01, 0.25]"));
+    // From numbers, the same checks.
+    CHECK_FALSE(t.set("holdWin", 4.5));
+    CHECK(t.holdWin == 4.5);
+    CHECK_FALSE(t.set("quietHorizon", 20.0));
+    CHECK(t.quietHorizon == 20);
+    const eval::Tunables numbers = t;
+    CHECK(t.set("holdWin", 12.5) == "bad value '12.5' for holdWin (a number in [0, 12])");
+    CHECK(t.set("quietHorizon", 20.5) ==
+          "bad value '20.5' for quietHorizon (an integer in [1, 100])");
+    CHECK(contains(t.set("holdWin", std::nan("")).value_or(""), "bad value"));
+    CHECK(t.set("holdWinn", 1.0) == "unknown weight 'holdWinn'");
+    CHECK(t == numbers);
 }
 
 TEST_CASE("tunables: written and read back to the same values") {
