@@ -1,11 +1,20 @@
-// The handwritten evaluator: the one function through which search judges positions.
+// The handwritten evaluator: the one function through which search judges positions
+// (docs/eval.md). The files of eval/, one concern each:
+//   fastmath.h   logits, ln and e^-x by table, tanh
+//   attrition.*  the material model, its recurrence and its table
+//   material.*   the model applied to the pieces on the board, through the memo
+//   memo.h       what one thread's evaluations remember, and the weights they use
+//   tunables.*   every weight, by name: defaults, ranges, reading and writing them
+//   geometry.h   tables of where pieces move and attack
+//   attack.h     the gain of one attack (also the search's ordering and the greedy player)
+//   terms.*      the terms of one position
+//   placement.*  positions at a placement: their best placement
+//   explain.*    the breakdown of the terms, win/draw/loss
 #pragma once
 
-#include <array>
-#include <memory>
-#include <string>
-#include <vector>
-
+#include "eval/explain.h"
+#include "eval/memo.h"
+#include "eval/tunables.h"
 #include "position.h"
 
 namespace dejarik::eval {
@@ -17,60 +26,21 @@ namespace dejarik::eval {
 // placement due. Deterministic, no state, thread-safe.
 [[nodiscard]] double evaluate(const Position& pos);
 
-// What one thread's evaluations may remember between calls: the material model of custom
-// armies (a creature on both sides, or twice on one side), which is otherwise solved afresh
-// at every call, at a cost exponential in the pieces. evaluate(pos, memo) returns exactly
-// evaluate(pos); the memo only saves the work. One memo per thread.
-class Memo {
-  public:
-    Memo();
-    ~Memo();
-    Memo(const Memo&) = delete;
-    Memo& operator=(const Memo&) = delete;
+// The same with other weights than the compiled-in defaults (eval/tunables.h).
+[[nodiscard]] double evaluate(const Position& pos, const Tunables& tunables);
 
-    struct Impl;
-    [[nodiscard]] Impl& impl() { return *impl_; }
-
-  private:
-    std::unique_ptr<Impl> impl_;
-};
-
+// The same with the memo's weights, remembering what one thread's evaluations share
+// (eval/memo.h); exactly evaluate(pos, memo.tunables()). One memo per thread.
 [[nodiscard]] double evaluate(const Position& pos, Memo& memo);
 
 // The evaluator depends on the quiet counter only through min(actions left before the
 // quiet draw, kQuietCap): the search tells table entries apart by that distance up to here.
 inline constexpr int kQuietCap = 100;
 
-// Every term of a position not over is scaled by this. Arena games showed the terms about
-// twice too confident (where the engine claimed +0.86 it scored +0.51), and halving them
-// won +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3 against depth 3, kelly; docs/eval.md).
-// Finished games keep their exact values.
-inline constexpr double kCalibration = 0.5;
-
-// One named term of the evaluation, as shown by the protocol's `eval` command.
-struct Term {
-    std::string name;
-    double player1 = 0;  // the term's contribution for player 1, in the evaluator's raw units
-    double player2 = 0;  // the same for player 2
-    std::string note;    // optional detail ("3 threats", "hold 2/3")
-};
-
-// Every term, plus the final value; the terms explain exactly how evaluate() is made.
-struct Breakdown {
-    std::vector<Term> terms;
-    double raw = 0;    // player 1's raw score (the sum of the terms' differences)
-    double value = 0;  // evaluate(pos)
-};
-[[nodiscard]] Breakdown explain(const Position& pos);
-
-// Win / draw / loss chances per mille for player 1 matching an expected result `value`
-// (W - L = round(1000 * value), W + D + L = 1000), with the draw share estimated from the
-// position (material, quiet counter near the draw).
-[[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value);
-
 // The material model behind evaluate() (docs/eval.md): player 1's chance to win a war of
 // attrition between the pieces on the board, from the exact combat and showdown odds,
 // computed afresh (evaluate() reads it from a table). 1 or 0 when a side has no pieces.
+// Defined in eval/attrition.cpp.
 [[nodiscard]] double attritionWin(const Position& pos);
 
 }  // namespace dejarik::eval

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "eval/attack.h"
 #include "movegen.h"
 
 namespace dejarik::search {
@@ -40,18 +41,11 @@ double material(const Rules& rules, Piece p) {
 double attackGain(const Position& pos, Cell from, Cell to) {
     const Rules& rules = pos.rules();
     const Piece attacker = pos.at(from), defender = pos.at(to);
-    const auto& p = rules.combat(attacker.creature(), defender.creature()).probability;
-    const double va = material(rules, attacker), vd = material(rules, defender);
-    double gain =
-        p[static_cast<int>(Outcome::Kill)] * vd - p[static_cast<int>(Outcome::CounterKill)] * va;
     const Bitboard empty = pos.emptyCells();
-    const BlockedPush policy = rules.blockedPush();
-    if ((board::adjacent(to) & empty).empty() &&
-        (policy == BlockedPush::Kill || policy == BlockedPush::KillOnPush))
-        gain += p[static_cast<int>(Outcome::Push)] * vd;
-    if ((board::adjacent(from) & empty).empty() && policy == BlockedPush::Kill)
-        gain -= p[static_cast<int>(Outcome::CounterPush)] * va;
-    return gain;
+    return eval::attackGain(
+        rules.combat(attacker.creature(), defender.creature()).probability,
+        {material(rules, defender), material(rules, attacker)}, rules.blockedPush(),
+        {(board::adjacent(to) & empty).empty(), (board::adjacent(from) & empty).empty()});
 }
 
 // The best expected gain of any attack `player` could declare here, whoever is on turn;

@@ -8,6 +8,7 @@
 #include <new>
 #include <thread>
 
+#include "eval/attack.h"
 #include "eval/eval.h"
 #include "search/memory.h"
 #include "search/star.h"
@@ -80,11 +81,12 @@ constexpr std::uint32_t kTableMoveScore = 0xFFFFFFFFu;
 constexpr std::uint32_t kAttackBase = 0xC0000000u;  // attacks: kAttackBase +- 2^29
 constexpr int kHistoryLimit = 1 << 28;              // history is halved before it gets here
 
-// An attack's ordering score: its expected material gain, in steps of 2^-20.
+// An attack's ordering score: its expected material gain (a score per pair of creatures, so
+// no piece counts as boxed in), a push worth a quarter, in steps of 2^-20.
 [[nodiscard]] std::uint32_t attackOrderScore(const Rules& rules, Creature a, Creature d) {
-    const auto& c = rules.combat(a, d);
-    const double gain = c.probability[0] * worth(rules, d) - c.probability[3] * worth(rules, a) +
-                        0.25 * (c.probability[1] - c.probability[2]);
+    const double gain =
+        eval::attackGain(rules.combat(a, d).probability, {worth(rules, d), worth(rules, a), 0.25},
+                         rules.blockedPush(), eval::Boxed{});
     const double steps = std::clamp(gain * (1 << 20), -double(1 << 29), double(1 << 29));
     return kAttackBase + static_cast<std::uint32_t>(static_cast<std::int32_t>(std::lround(steps)));
 }

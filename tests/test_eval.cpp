@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "eval/attack.h"
 #include "eval/eval.h"
+#include "eval/tunables.h"
 #include "movegen.h"
 #include "random_positions.h"
+#include "random_tunables.h"
 #include "symmetry.h"
 
 using namespace dejarik;
@@ -96,6 +99,7 @@ Position start(std::size_t variant) {
 }
 
 using testing::fromDfen;
+using testing::randomTunables;
 
 // Positions of games not over, every fourth of seeded random games, at every phase.
 std::vector<Position> samples(std::size_t variant, int games, std::uint64_t seed) {
@@ -265,7 +269,8 @@ TEST_CASE("material: the table is the attrition model, which an extra piece neve
             const eval::Term& material = b.terms[0];
             CHECK(
                 material.player1 - material.player2 ==
-                doctest::Approx(eval::kCalibration * 0.5 * std::log(wc / (1 - wc))).epsilon(1e-9));
+                doctest::Approx(eval::kDefaultTunables.calibration * 0.5 * std::log(wc / (1 - wc)))
+                    .epsilon(1e-9));
             CHECK(std::min(material.player1, material.player2) == 0.0);
             if (pos.phase() != Phase::Decision) continue;
             for (const Cell c : pos.occupied()) {
@@ -470,4 +475,115 @@ TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos), custom armies included") 
     for (int pass = 0; pass < 2; ++pass)
         for (const Position& pos : positions)
             CHECK(eval::evaluate(pos, memo) == eval::evaluate(pos));
+}
+
+TEST_CASE("attack gain: blocked pushes count as kills where BlockedPush says so") {
+    // Kill, push, counter-push, counter-kill.
+    const std::array<double, 4> odds = {0.4, 0.3, 0.2, 0.1};
+    const eval::AttackStakes stakes{2.0, 3.0, 0.5};
+    const eval::Boxed both{true, true};
+    // Nobody boxed in, or pushes never kill: kill and counter-kill at stake, pushes displace.
+    for (const BlockedPush policy : {BlockedPush::Stay, BlockedPush::Kill, BlockedPush::KillOnPush})
+        CHECK(eval::attackGain(odds, stakes, policy, {}) ==
+              doctest::Approx(0.4 * 2 - 0.1 * 3 + 0.5 * (0.3 - 0.2)));
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Stay, both) ==
+          doctest::Approx(0.4 * 2 - 0.1 * 3 + 0.5 * (0.3 - 0.2)));
+    // kill-on-push: the boxed-in defender's push kills it; a counter-push never kills.
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::KillOnPush, both) ==
+          doctest::Approx(0.7 * 2 - 0.1 * 3 - 0.5 * 0.2));
+    // kill: both.
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Kill, both) ==
+          doctest::Approx(0.7 * 2 - 0.3 * 3));
+    CHECK(eval::attackGain(odds, stakes, BlockedPush::Kill, {false, true}) ==
+          doctest::Approx(0.4 * 2 - 0.3 * 3 + 0.5 * 0.3));
+    // Without a displacement stake, the expected change of material alone.
+    CHECK(eval::attackGain(odds, {2.0, 3.0}, BlockedPush::Kill, {true, false}) ==
+          doctest::Approx(0.7 * 2 - 0.1 * 3));
+}
+
+namespace {
+
+// The sample positions, and some with the rarer terms: holds near a win, a piece on `a`
+// under KingOfTheCentre, the quiet draw near.
+std::vector<Position> weightProbes() {
+    std::vector<Position> out;
+    for (const auto& positions : allSamples())
+        for (std::size_t i = 0; i < positions.size(); i += 2)
+            out.push_back(positions[i]);
+    const Rules& classic = preset(Ruleset::DalsianClassic);
+    for (const char* dfen :
+         {"N/..k........./...G....mt.. 1 2 0 9 2/0", "N/..k........./...G....mt.. 2 2 0 10 2/0",
+          "N/..k........./...G....mt.. 2 2 0 10 1/0"})
+        out.push_back(fromDfen(dfen, classic));
+    out.push_back(fromDfen("./S..........M/.....l...G.. 1 2 70 30", preset(Ruleset::Kelly)));
+    // Two pieces each, of every pair of creatures: some can hardly kill each other.
+    for (const char* ours : {"GG", "HH", "KK", "LL", "MM", "NN", "SS", "TT"})
+        for (const char* theirs : {"gg", "hh", "kk", "ll", "mm", "nn", "ss", "tt"})
+            out.push_back(
+                fromDfen(std::string("./") + ours + "........../......" + theirs + ".... 1 2 0 1",
+                         preset(Ruleset::Kelly)));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("tunables: the defaults are evaluate()'s, and every weight is read") {
+    const std::vector<Position> probes = weightProbes();
+    eval::Memo memo(eval::kDefaultTunables);
+    for (const Position& pos : probes) {
+        CHECK(eval::evaluate(pos, eval::kDefaultTunables) == eval::evaluate(pos));
+        CHECK(eval::evaluate(pos, memo) == eval::evaluate(pos));
+    }
+    // Each weight moved to an end of its range changes some value or wdl.
+    for (const eval::TunableSpec& spec : eval::tunableSpecs()) {
+        CAPTURE(spec.name);
+        eval::Tunables t;
+        spec.set(t, spec.defaultValue() - spec.min > spec.max - spec.defaultValue() ? spec.min
+                                                                                    : spec.max);
+        bool changed = false;
+        for (std::size_t i = 0; i < probes.size() && !changed; ++i) {
+            const double v = eval::evaluate(probes[i]);
+            changed = eval::evaluate(probes[i], t) != v ||
+                      eval::wdl(probes[i], v, t) != eval::wdl(probes[i], v);
+        }
+        CHECK(changed);
+    }
+}
+
+TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos, memo's weights), for any weights") {
+    std::mt19937_64 rng(11);
+    const std::vector<Position> probes = weightProbes();
+    eval::Memo memo;
+    for (int round = 0; round < 4; ++round) {
+        const eval::Tunables t = randomTunables(rng);
+        memo.setTunables(t);
+        CHECK(memo.tunables() == t);
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = round; i < probes.size(); i += 3)
+                CHECK(eval::evaluate(probes[i], memo) == eval::evaluate(probes[i], t));
+    }
+}
+
+TEST_CASE("explain: its value is evaluate()'s, to the bit, for any weights") {
+    // Random positions of every variant and phase, each under its own random weight set
+    // (and the defaults); explain() and evaluate() must compute the same way, not only
+    // when the calibration is a power of two.
+    std::mt19937_64 rng(17);
+    const std::vector<Position> probes = weightProbes();
+    int checked = 0, sets = 0;
+    for (std::size_t i = 0; i < probes.size(); i += 2) {
+        const eval::Tunables t = i % 10 == 0 ? eval::kDefaultTunables : randomTunables(rng);
+        sets += !(t == eval::kDefaultTunables);
+        const Position& pos = probes[i];
+        CAPTURE(label(pos));
+        const eval::Breakdown b = eval::explain(pos, t);
+        CHECK(b.value == eval::evaluate(pos, t));
+        double sum = 0;
+        for (const eval::Term& term : b.terms)
+            sum += term.player1 - term.player2;
+        CHECK(sum == b.raw);
+        ++checked;
+    }
+    CHECK(checked > 700);
+    CHECK(sets > 500);
 }

@@ -1,0 +1,111 @@
+#include "eval/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "eval/attrition.h"
+#include "eval/fastmath.h"
+#include "eval/placement.h"
+#include "eval/terms.h"
+
+namespace dejarik::eval {
+
+namespace {
+
+std::string fixed(double v, int decimals = 3) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+}  // namespace
+
+Breakdown explain(const Position& pos, const Tunables& tunables) {
+    Breakdown b;
+    std::string placement;
+    Position at = pos;
+    if (!pos.isOver() && pos.phase() == Phase::Placement) {
+        const Placement best = bestPlacement(pos, tunables);
+        at = best.position;
+        placement = "after the decider's best placement, " + best.event.token();
+    }
+    Scores s;
+    scoreAt(at, s, tunables);
+    const Details& d = s.details;
+    for (int t = 0; t < kTermCount; ++t) {
+        Term term{kTermNames[t], s.counted(t, Player::One), s.counted(t, Player::Two), ""};
+        switch (t) {
+            case kMaterial:
+                term.note = at.isOver() ? "game over, exact result"
+                                        : std::to_string(d.n1) + " v " + std::to_string(d.n2) +
+                                              ", attrition win " + fixed(d.win) +
+                                              ", next kill theirs " + fixed(pairStats(at).nextKill);
+                if (!placement.empty()) term.note += "; " + placement;
+                break;
+            case kPending:
+                if (at.phase() == Phase::Outcome)
+                    term.note = Event::attack(at.pendingFrom(), at.pendingTo()).token();
+                break;
+            case kThreats:
+                term.note = std::to_string(d.attacks[0]) + " / " + std::to_string(d.attacks[1]) +
+                            " attacks in reach";
+                break;
+            case kMobility:
+                term.note = std::to_string(d.cells[0]) + " / " + std::to_string(d.cells[1]) +
+                            " cells in one move's reach";
+                break;
+            case kSafeRingTerm:
+                if (at.rules().safeOuterOrbit())
+                    term.note = "hidden " + fixed(d.hide[0], 2) + " / " + fixed(d.hide[1], 2);
+                break;
+            case kHold:
+                if (at.rules().centreWin() > 0)
+                    term.note = "hold " + std::to_string(at.hold(Player::One)) + "/" +
+                                std::to_string(at.hold(Player::Two)) + " of " +
+                                std::to_string(at.rules().centreWin()) +
+                                (d.holdWin ? ", unstoppable" : "");
+                break;
+            case kDrawClock:
+                term.note = std::to_string(d.actionsToDraw) + " actions to the quiet draw" +
+                            (d.actionsToDraw >= kQuietCap ? " or more" : "") + ", scale " +
+                            fixed(d.quietScale);
+                break;
+            default:
+                break;
+        }
+        b.terms.push_back(std::move(term));
+    }
+    b.raw = s.raw();
+    b.value = squash(b.raw);
+    return b;
+}
+
+std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables) {
+    value = std::clamp(value, -1.0, 1.0);
+    const int v = static_cast<int>(std::lround(1000 * value));
+    double drawShare = 0;
+    if (pos.result() == Result::Draw) {
+        drawShare = 1;
+    } else if (!pos.isOver()) {
+        Scores s;
+        scoreAt(pos, s, tunables);
+        const Details& d = s.details;
+        // Three ways to a draw: the quiet counter runs out; the side behind hides on a safe
+        // outer ring; the pieces left can hardly kill each other.
+        const double quiet = 1.0 - d.quietScale;
+        const Player behind = value >= 0 ? Player::Two : Player::One;
+        const double hide = tunables.drawByHiding * d.hide[index(behind)];
+        const double decisive = pairStats(pos).decisive;
+        const double stalemate =
+            tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
+        drawShare = 1.0 - (1.0 - quiet) * (1.0 - hide) * (1.0 - stalemate);
+    }
+    const int room = 1000 - std::abs(v);
+    int draw = std::clamp(static_cast<int>(std::lround(drawShare * room)), 0, room);
+    if ((1000 - draw + v) % 2 != 0) draw += draw < room ? 1 : -1;
+    const int win = (1000 - draw + v) / 2;
+    return {win, draw, 1000 - draw - win};
+}
+
+}  // namespace dejarik::eval

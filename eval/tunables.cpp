@@ -1,0 +1,178 @@
+#include "eval/tunables.h"
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+#include "eval/eval.h"
+
+namespace dejarik::eval {
+
+namespace {
+
+using T = Tunables;
+
+constexpr TunableSpec weight(std::string_view name, double T::*member, double min, double max,
+                             std::string_view what) {
+    return {name, member, nullptr, min, max, what};
+}
+constexpr TunableSpec count(std::string_view name, int T::*member, int min, int max,
+                            std::string_view what) {
+    return {name, nullptr, member, double(min), double(max), what};
+}
+
+// The ranges are where a tuner may look: wide enough to halve or double every weight, and
+// kept where the evaluator's contracts hold (a positive slope floor and draw threshold,
+// shares inside [0, 1], the quiet horizon within kQuietCap).
+constexpr std::array kSpecs = {
+    weight("calibration", &T::calibration, 0.1, 2, "every term of a game not over"),
+    weight("secondAttack", &T::secondAttack, 0, 1, "second in-place attack of a turn"),
+    weight("reachAttack", &T::reachAttack, 0, 1, "an attack after a move"),
+    weight("laterAfterTwoActions", &T::laterAfterTwoActions, 0, 1,
+           "the waiting side's attacks, the mover with two actions"),
+    weight("laterAfterOneAction", &T::laterAfterOneAction, 0, 1,
+           "the waiting side's attacks, the mover with one action"),
+    weight("exposure", &T::exposure, 0, 1, "every profitable attack suffered"),
+    weight("slopeFloor", &T::slopeFloor, 0.01, 0.25, "least W (1 - W) in the logit's slope"),
+    weight("mobilityPerCell", &T::mobilityPerCell, 0, 0.05, "a cell in one move's reach"),
+    count("mobilityCap", &T::mobilityCap, 0, 24, "cells per piece that count"),
+    weight("centreKing", &T::centreKing, 0, 1, "a piece on a under KingOfTheCentre"),
+    weight("centreWorth", &T::centreWorth, 0, 8, "its worth's share of that"),
+    weight("safeRing", &T::safeRing, 0, 1, "share of the lead a hidden side voids"),
+    weight("holdStep", &T::holdStep, 0, 2, "a CentreWin hold count about to reach N"),
+    weight("holdContested", &T::holdContested, 0, 1, "a hold the other side can attack"),
+    weight("holdWin", &T::holdWin, 0, 12, "an unstoppable hold, before calibration"),
+    weight("holdWinRest", &T::holdWinRest, 0, 1, "the other terms' share beside it"),
+    count("quietHorizon", &T::quietHorizon, 1, kQuietCap,
+          "actions before the quiet draw where values shrink"),
+    weight("drawByHiding", &T::drawByHiding, 0, 1, "wdl: draw share of a hidden side"),
+    weight("drawByStalemate", &T::drawByStalemate, 0, 1, "wdl: draw share of harmless pieces"),
+    weight("decisive", &T::decisive, 0.01, 1, "wdl: kill chance below which exchanges draw"),
+};
+
+[[nodiscard]] std::string number(double v) {
+    std::array<char, 32> buf{};
+    const auto end = std::to_chars(buf.data(), buf.data() + buf.size(), v).ptr;
+    return std::string(buf.data(), end);
+}
+
+[[nodiscard]] std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+[[nodiscard]] bool fits(const TunableSpec& spec, double v) {
+    return std::isfinite(v) && (!spec.integral() || std::floor(v) == v) && v >= spec.min &&
+           v <= spec.max;
+}
+
+[[nodiscard]] std::string badValue(const TunableSpec& spec, std::string_view text) {
+    const std::string range = "[" + number(spec.min) + ", " + number(spec.max) + "]";
+    return "bad value '" + std::string(text) + "' for " + std::string(spec.name) + " (" +
+           (spec.integral() ? "an integer in " : "a number in ") + range + ")";
+}
+
+}  // namespace
+
+void TunableSpec::set(Tunables& t, double value) const {
+    if (whole)
+        t.*whole = static_cast<int>(value);
+    else
+        t.*real = value;
+}
+
+std::span<const TunableSpec> tunableSpecs() {
+    return kSpecs;
+}
+
+const TunableSpec* findTunable(std::string_view name) {
+    for (const TunableSpec& spec : kSpecs)
+        if (spec.name == name) return &spec;
+    return nullptr;
+}
+
+std::optional<double> Tunables::get(std::string_view name) const {
+    const TunableSpec* spec = findTunable(name);
+    if (!spec) return std::nullopt;
+    return spec->get(*this);
+}
+
+std::optional<std::string> Tunables::set(std::string_view name, std::string_view value) {
+    const TunableSpec* spec = findTunable(name);
+    if (!spec) return "unknown weight '" + std::string(name) + "'";
+    double v = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || end != value.data() + value.size() || !fits(*spec, v))
+        return badValue(*spec, value);
+    spec->set(*this, v);
+    return std::nullopt;
+}
+
+std::optional<std::string> Tunables::set(std::string_view name, double value) {
+    const TunableSpec* spec = findTunable(name);
+    if (!spec) return "unknown weight '" + std::string(name) + "'";
+    if (!fits(*spec, value)) return badValue(*spec, number(value));
+    spec->set(*this, value);
+    return std::nullopt;
+}
+
+std::optional<std::string> parseTunables(std::string_view text, std::string_view source,
+                                         Tunables& into) {
+    Tunables t = into;
+    std::set<std::string_view> seen;
+    int lineNumber = 0;
+    while (!text.empty()) {
+        const auto newline = text.find('\n');
+        std::string_view line = text.substr(0, newline);
+        text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+        ++lineNumber;
+        line = trim(line.substr(0, line.find('#')));
+        if (line.empty()) continue;
+        const auto where = std::string(source) + ":" + std::to_string(lineNumber) + ": ";
+        const auto gap = line.find_first_of(" \t");
+        if (gap == std::string_view::npos)
+            return where + "expected 'name value', got '" + std::string(line) + "'";
+        const std::string_view name = line.substr(0, gap), value = trim(line.substr(gap));
+        if (value.find_first_of(" \t") != std::string_view::npos)
+            return where + "expected 'name value', got '" + std::string(line) + "'";
+        if (!seen.insert(name).second) return where + std::string(name) + " given twice";
+        if (auto error = t.set(name, value)) return where + *error;
+    }
+    into = t;
+    return std::nullopt;
+}
+
+std::optional<std::string> loadTunables(const std::string& path, Tunables& into) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return "cannot read " + path + ": a directory";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return "cannot read " + path;
+    Tunables t = kDefaultTunables;
+    if (auto error = parseTunables(text.str(), path, t)) return error;
+    into = t;
+    return std::nullopt;
+}
+
+std::string formatTunables(const Tunables& t) {
+    std::string out = "# Dejarik evaluation weights: name value (docs/eval.md, \"Weights\")\n";
+    for (const TunableSpec& spec : kSpecs) {
+        std::string line = std::string(spec.name) + " " + number(spec.get(t));
+        line.resize(std::max<std::size_t>(line.size(), 30), ' ');
+        out += line + "  # " + std::string(spec.what) + "; [" + number(spec.min) + ", " +
+               number(spec.max) + "], default " + number(spec.defaultValue()) + "\n";
+    }
+    return out;
+}
+
+}  // namespace dejarik::eval

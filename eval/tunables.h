@@ -1,0 +1,105 @@
+// Every weight of the evaluation in one struct (docs/eval.md, "Weights"), so that a tuner
+// can read and set each one by name, from the command line or a file. The evaluator reads
+// its weights from the Tunables it is given (evaluate(pos, tunables), or the memo's); the
+// member initialisers below are the compiled-in defaults, the only place they are written.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace dejarik::eval {
+
+struct Tunables {
+    // Every term of a position not over is scaled by this before the final tanh. Arena
+    // games showed the terms about twice too confident (where the engine claimed +0.86 it
+    // scored +0.51), and halving them won +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3
+    // against depth 3, kelly; docs/eval.md, "Calibration"). Finished games keep their
+    // exact values.
+    double calibration = 0.5;
+
+    // Attacks (threats, exposure): a second attack in the same turn is worth less than the
+    // first (the position has changed), an attack after a move less than one in place (it
+    // spends the turn, and the move is only roughly known), and the waiting side's attacks
+    // come only after the side to move has used its actions, which it can spend fleeing or
+    // striking first.
+    double secondAttack = 0.5;
+    double reachAttack = 0.75;
+    double laterAfterTwoActions = 0.35;
+    double laterAfterOneAction = 0.5;
+    double exposure = 0.15;
+    // Attack gains are changes of the attrition win chance W, turned into logits with the
+    // slope 1 / (2 W (1 - W)), W (1 - W) at least this (0.125: W outside [0.15, 0.85] is a
+    // decided game, the slope at most 4).
+    double slopeFloor = 0.125;
+
+    // Positional terms, in logits.
+    double mobilityPerCell = 0.004;
+    int mobilityCap = 8;  // cells per piece that still count
+    // With KingOfTheCentre every attack goes through `a`: a piece there is worth
+    // centreKing * (1 + centreWorth * its attrition worth). Without it the centre earns
+    // nothing of its own (1-ply games lost with a bonus for standing there).
+    double centreKing = 0.25;
+    double centreWorth = 2.0;
+
+    // Ruleset terms.
+    double safeRing = 0.5;  // SafeOuterOrbit: share of the lead the hider can void
+    double holdStep = 0.6;  // CentreWin: a hold counter about to reach N
+    double holdContested = 0.4;
+    double holdWin = 6.0;       // a hold win nothing can stop: tanh(6 * 0.5) = 0.995, plus
+    double holdWinRest = 0.05;  // this share of the rest, so material still counts
+    int quietHorizon = 30;      // actions before the quiet draw where the value shrinks
+
+    // Draw shares (wdl only).
+    double drawByHiding = 0.6;
+    double drawByStalemate = 0.5;
+    double decisive = 0.25;  // exchanges that kill less often than this tend to draws
+
+    bool operator==(const Tunables&) const = default;
+
+    // The weight called `name` (TunableSpec::name), if there is one.
+    [[nodiscard]] std::optional<double> get(std::string_view name) const;
+    // Sets the weight called `name` from its text; on a bad name or value (not a number, not
+    // an integer where one is wanted, outside the spec's range) nothing is set and the
+    // error says which.
+    [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+    // The same from a number (a tuner's step).
+    [[nodiscard]] std::optional<std::string> set(std::string_view name, double value);
+};
+
+inline constexpr Tunables kDefaultTunables{};
+
+// One row of the table of weights: its name (the member's), range and meaning.
+struct TunableSpec {
+    std::string_view name;
+    double Tunables::*real = nullptr;  // one of the two members is set
+    int Tunables::*whole = nullptr;
+    double min = 0, max = 0;  // the sensible range, both ends allowed
+    std::string_view what;
+
+    [[nodiscard]] bool integral() const { return whole != nullptr; }
+    [[nodiscard]] double get(const Tunables& t) const { return whole ? t.*whole : t.*real; }
+    [[nodiscard]] double defaultValue() const { return get(kDefaultTunables); }
+    // Sets a value already checked against the range (Tunables::set checks it).
+    void set(Tunables& t, double value) const;
+};
+
+// Every weight, in the order formatTunables() writes them.
+[[nodiscard]] std::span<const TunableSpec> tunableSpecs();
+[[nodiscard]] const TunableSpec* findTunable(std::string_view name);
+
+// Reads `name value` lines (`#` starts a comment, blank lines are skipped) on top of `into`;
+// a weight may be given once. On an error `into` is left as it was and the one-line error
+// names `source`, the line, and the bad name or value.
+[[nodiscard]] std::optional<std::string> parseTunables(std::string_view text,
+                                                       std::string_view source, Tunables& into);
+
+// The same from a file (the defaults for what it does not name).
+[[nodiscard]] std::optional<std::string> loadTunables(const std::string& path, Tunables& into);
+
+// Every weight of `t` as `name value` lines, each with its meaning, range and default in a
+// comment: what parseTunables() reads back to the same values.
+[[nodiscard]] std::string formatTunables(const Tunables& t);
+
+}  // namespace dejarik::eval
