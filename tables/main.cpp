@@ -329,6 +329,7 @@ int runVerify(const std::vector<std::string>& args) {
     }
     const auto root = rootOf(c);
     std::vector<Rules> mixes;
+    int failedDirs = 0;
     if (vm->count("ruleset") || vm->count("option")) {
         mixes.push_back(rulesOf(c));
     } else {
@@ -336,14 +337,22 @@ int runVerify(const std::vector<std::string>& args) {
             std::string error;
             const auto rules = rulesFromAssignments(line, &error);
             if (line.empty() || !rules) {
-                std::cout << "FAIL " << dir.string() << ": no readable table to take the rules from"
-                          << "\n";
-                return kExitFailure;
+                // Nothing to take the rules from: every file there is unusable; say why.
+                std::error_code ec;
+                for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+                    if (f.path().extension() != ".dtb") continue;
+                    std::string why;
+                    if (TableFile::open(f.path(), &why))
+                        why = f.path().string() + ": its rule options are refused: " + error;
+                    std::cout << "FAIL " << why << "\n";
+                    ++failedDirs;
+                }
+                continue;
             }
             mixes.push_back(*rules);
         }
     }
-    int checked = 0, failed = 0;
+    int checked = 0, failed = failedDirs;
     for (const Rules& rules : mixes) {
         const Tablebase tb(root, rules);
         std::cout << "rules " << ruleAssignments(tb.rules()) << " in " << tb.directory().string()
@@ -493,9 +502,10 @@ int runBenchProbe(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
-        if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        if (args.empty()) throw UsageError{"no command (generate, probe, verify, info; --help)"};
+        if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
             std::cout << kUsage;
-            return args.empty() ? kExitUsage : 0;
+            return 0;
         }
         const std::string command = args[0];
         args.erase(args.begin());
