@@ -126,7 +126,7 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     const char* rules = reinterpret_cast<const char*>(&b[kRulesOffset]);
     h.rules.assign(rules, strnlen(rules, kRulesBytes));
     const Layout layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin));
-    if (h.orbits != layout.orbits().count() || h.states != layout.size())
+    if (h.orbits != layout.orbits().count() || h.states != layout.storedSize())
         return fail("the header's layout does not fit its material");
     return h;
 }

@@ -4,13 +4,13 @@
 //   0  magic "DJKTABLE"            8  u32 format version        12  u32 header bytes (512)
 //  16  u64 game fingerprint       24  u8 |A|, u8 |B|, u8[3] A's creatures, u8[3] B's
 //  32  u32 CentreWin N            36  u32 pieces               40  u32 orbits
-//  44  u32 states                 48  u32 value scale (32767)  52  u32 iterations
+//  44  u32 stored states          48  u32 value scale (32767)  52  u32 iterations
 //  56  f64 residual of the solve  64  f64 residual of the stored values
 //  72  f64 seconds                80  u32 flags (1: converged) 84  u32 zero
 //  88  char[256] the rule options as Name=Value assignments, NUL-padded
 // 344  u64 checksum of the values                             352..503 zero
 // 504  u64 checksum of bytes 0..503
-// 512  i16 value per state: round(v * 32767), v from side A's view
+// 512  i16 value per stored state: round(v * 32767), v from side A's view
 #pragma once
 
 #include <cstdint>
@@ -50,8 +50,8 @@ struct TableHeader {
     Material material;
     std::uint32_t centreWin = 0;
     std::uint32_t orbits = 0;
-    std::uint32_t states = 0;
-    std::string rules;  // ruleAssignments() of the rules it was built for
+    std::uint32_t states = 0;  // stored: Layout::storedSize()
+    std::string rules;         // ruleAssignments() of the rules it was built for
     std::uint32_t iterations = 0;
     double residual = 0;        // max |T(V) - V| of the values before rounding
     double storedResidual = 0;  // max |T(V) - V| of the stored values (verify's measure)

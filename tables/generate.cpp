@@ -23,6 +23,15 @@ SmallerSets smallerFrom(const Tablebase& tb) {
     return [&tb](const Position& pos) { return tb.probe(pos); };
 }
 
+// max |T(V) - V| for the values a file stores, the derived states filled in from them.
+double storedDeviation(SetSolver& solver, const std::function<double(std::uint32_t)>& stored) {
+    std::vector<double> v(solver.states()), out(solver.states());
+    for (std::uint32_t i = 0; i < solver.layout().storedSize(); ++i)
+        v[i] = stored(i);
+    solver.completeDerived(v);
+    return solver.apply(v, out);
+}
+
 }  // namespace
 
 SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOptions& options) {
@@ -38,13 +47,11 @@ SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOpt
 
     std::vector<double> values;
     result.solve = solver.solve(values, options.tolerance, options.maxIterations);
-    std::vector<std::int16_t> stored(values.size());
-    std::vector<double> rounded(values.size()), check(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    std::vector<std::int16_t> stored(solver.layout().storedSize());
+    for (std::size_t i = 0; i < stored.size(); ++i)
         stored[i] = encodeValue(values[i]);
-        rounded[i] = decodeValue(stored[i]);
-    }
-    result.storedResidual = solver.apply(rounded, check);
+    result.storedResidual =
+        storedDeviation(solver, [&](std::uint32_t i) { return decodeValue(stored[i]); });
     result.seconds = secondsSince(start);
 
     TableHeader header;
@@ -52,7 +59,7 @@ SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOpt
     header.material = m;
     header.centreWin = static_cast<std::uint32_t>(std::max(tb.rules().centreWin(), 0));
     header.orbits = solver.layout().orbits().count();
-    header.states = solver.states();
+    header.states = solver.layout().storedSize();
     header.rules = ruleAssignments(tb.rules());
     header.iterations = static_cast<std::uint32_t>(result.solve.iterations);
     header.residual = result.solve.residual;
@@ -142,10 +149,8 @@ VerifyResult verify(const Tablebase& tb, const Material& material) {
     }
     try {
         SetSolver solver(result.material, tb.rules(), smallerFrom(tb));
-        std::vector<double> stored(solver.states()), recomputed(solver.states());
-        for (std::uint32_t i = 0; i < solver.states(); ++i)
-            stored[i] = table->value(i);
-        result.deviation = solver.apply(stored, recomputed);
+        result.deviation =
+            storedDeviation(solver, [&](std::uint32_t i) { return table->value(i); });
     } catch (const std::exception& e) {
         result.problem = e.what();
         return result;

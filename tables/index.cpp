@@ -127,12 +127,14 @@ Layout::Layout(int sideA, int sideB, int centreWin)
     for (int s = 0; s < 2; ++s) {
         const std::uint32_t own = static_cast<std::uint32_t>(counts_[s]) * r;
         const std::uint32_t other = static_cast<std::uint32_t>(counts_[1 - s]) * r;
-        // Mover's counter: actions 2 (own piece on a), actions 1 (any); other's: both actions.
-        sideBlock_[s] = own + o + 2 * other;
+        // Mover's counter with two actions (own piece on a); other's with either.
+        sideBlock_[s] = own + 2 * other;
     }
     levelBlock_ = sideBlock_[0] + sideBlock_[1];
     const std::uint32_t levels = centreWin_ > 0 ? static_cast<std::uint32_t>(centreWin_ - 1) : 0;
-    size_ = base_ + levels * levelBlock_;
+    stored_ = base_ + levels * levelBlock_;
+    // Then, derived: the mover's counter with one action left, any orbit, per level and side.
+    size_ = stored_ + levels * 2 * o;
 }
 
 std::optional<std::uint32_t> Layout::centreRank(int side, std::uint32_t orbit) const {
@@ -157,20 +159,21 @@ std::optional<std::uint32_t> Layout::index(const StateKey& key) const {
     if ((key.holdMover != 0 && key.holdOther != 0) || key.holdMover >= n || key.holdOther >= n)
         return std::nullopt;
     const int s = key.side;
-    const std::uint32_t r = orbits_->perCentrePiece();
-    const std::uint32_t own = static_cast<std::uint32_t>(counts_[s]) * r;
-    const std::uint32_t other = static_cast<std::uint32_t>(counts_[1 - s]) * r;
     const std::uint32_t level = (key.holdMover != 0 ? key.holdMover : key.holdOther) - 1;
+    if (key.holdMover != 0 && key.actions == 1)
+        return stored_ + (level * 2 + static_cast<std::uint32_t>(s)) * orbits_->count() + key.orbit;
     const std::uint32_t block = base_ + level * levelBlock_ + (s == 1 ? sideBlock_[0] : 0);
     if (key.holdMover != 0) {
-        if (key.actions == 1) return block + own + key.orbit;
         const auto rank = centreRank(s, key.orbit);
         if (!rank) return std::nullopt;
         return block + *rank;
     }
     const auto rank = centreRank(1 - s, key.orbit);
     if (!rank) return std::nullopt;
-    return block + own + orbits_->count() + (key.actions == 1 ? other : 0) + *rank;
+    const std::uint32_t own = static_cast<std::uint32_t>(counts_[s]) * orbits_->perCentrePiece();
+    const std::uint32_t other =
+        static_cast<std::uint32_t>(counts_[1 - s]) * orbits_->perCentrePiece();
+    return block + own + (key.actions == 1 ? other : 0) + *rank;
 }
 
 StateKey Layout::decode(std::uint32_t index) const {
@@ -179,6 +182,15 @@ StateKey Layout::decode(std::uint32_t index) const {
         key.orbit = index / 4;
         key.side = static_cast<int>((index / 2) % 2);
         key.actions = static_cast<int>(index % 2) + 1;
+        return key;
+    }
+    if (index >= stored_) {
+        const std::uint32_t o = orbits_->count();
+        const std::uint32_t rest = index - stored_;
+        key.holdMover = rest / (2 * o) + 1;
+        key.side = static_cast<int>(rest / o % 2);
+        key.actions = 1;
+        key.orbit = rest % o;
         return key;
     }
     std::uint32_t rest = index - base_;
@@ -197,13 +209,6 @@ StateKey Layout::decode(std::uint32_t index) const {
         return key;
     }
     rest -= own;
-    if (rest < orbits_->count()) {
-        key.holdMover = level;
-        key.actions = 1;
-        key.orbit = rest;
-        return key;
-    }
-    rest -= orbits_->count();
     key.holdOther = level;
     key.actions = rest < other ? 2 : 1;
     key.orbit = orbitOfCentreRank(1 - s, rest % other);
@@ -213,8 +218,9 @@ StateKey Layout::decode(std::uint32_t index) const {
 std::optional<Placement> place(const Position& pos) {
     const Bitboard occupied = pos.occupied();
     const int n = occupied.count();
-    if (n < 3 || n > kMaxPieces || pos.isOver() || pos.phase() != Phase::Decision)
-        return std::nullopt;
+    // A quiet draw does not end a table's game: the tables ignore the quiet counter.
+    const bool over = pos.isOver() && pos.result() != Result::Draw;
+    if (n < 3 || n > kMaxPieces || over || pos.phase() != Phase::Decision) return std::nullopt;
     // Each player's pieces in Creature order, ties by cell (the table's piece order), as
     // creature * 32 + cell, sorted by insertion.
     std::uint16_t keys[2][kMaxPieces];

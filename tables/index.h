@@ -24,8 +24,13 @@
 //
 //   holds 0/0:                       every orbit x side x actions
 //   mover's counter k (1..N-1):      actions 2: the orbits with a mover's piece on a
-//                                    actions 1: every orbit
 //   other player's counter k:        the orbits with that player's piece on a, both actions
+//   mover's counter k, actions 1:    every orbit (numbered last)
+//
+// The last kind is most of the hold states (any board: the piece may have left `a`) and
+// files leave it out: such a state's every decision ends the turn, so its value is the best
+// of its decisions' values, all read from stored states when it is probed. Under CentreWin
+// 3 this stores 1.24 times the states of a set without holds instead of 2.24 times.
 #pragma once
 
 #include <array>
@@ -108,7 +113,13 @@ class Layout {
   public:
     Layout(int sideA, int sideB, int centreWin);
 
+    // Every state the solver computes.
     [[nodiscard]] std::uint32_t size() const { return size_; }
+    // The states a file stores: those below this index. The others (the mover's counter
+    // up with one action left) are derived when probed, from the stored states one
+    // action on.
+    [[nodiscard]] std::uint32_t storedSize() const { return stored_; }
+    [[nodiscard]] bool isStored(std::uint32_t index) const { return index < stored_; }
     [[nodiscard]] const Orbits& orbits() const { return *orbits_; }
     [[nodiscard]] int sideA() const { return counts_[0]; }
     [[nodiscard]] int centreWin() const { return centreWin_; }
@@ -128,6 +139,7 @@ class Layout {
     std::uint32_t base_;                      // 4 * orbits: the states with both counters 0
     std::array<std::uint32_t, 2> sideBlock_;  // per mover side, one counter value
     std::uint32_t levelBlock_;                // both sides, one counter value
+    std::uint32_t stored_;
     std::uint32_t size_;
 };
 
@@ -138,8 +150,9 @@ struct Placement {
     StateKey key;
 };
 
-// The table and state of a decision point with 3 or 4 pieces in a game not over; nothing
-// for any other position. Holds count only under CentreWin. The probe's hot path: no
+// The table and state of a decision point with 3 or 4 pieces in a game not over (a quiet
+// draw aside: the tables ignore the quiet counter); nothing for any other position. Holds
+// count only under CentreWin. The probe's hot path: no
 // allocation, no Material built.
 [[nodiscard]] std::optional<Placement> place(const Position& pos);
 

@@ -50,7 +50,8 @@ struct SetSolver::Impl {
     Layout layout;
     std::unique_ptr<GameGraph> graph;
     std::vector<double> terminal;  // per node: the best move that ends the game, NaN if none
-    std::vector<Attack> attacks;
+    std::vector<Attack> attacks;   // in node order
+    std::vector<std::uint32_t> attackStart;  // per node, its first attack
     std::vector<Group> groups;
     std::vector<std::uint32_t> children;
     std::unique_ptr<AttackFreeSolver> retrograde;
@@ -154,6 +155,7 @@ struct SetSolver::Impl {
                                        material.name() + " is not a live position: " + dfen + " " +
                                        error);
             maximiser[i] = pos->sideToMove() == Player::One;
+            attackStart.push_back(static_cast<std::uint32_t>(attacks.size()));
             pos->generate(events);
             const std::size_t first = targets.size();
             for (const Event e : events) {
@@ -174,6 +176,7 @@ struct SetSolver::Impl {
                 targets.end());
             start.push_back(static_cast<std::uint32_t>(targets.size()));
         }
+        attackStart.push_back(static_cast<std::uint32_t>(attacks.size()));
         graph =
             std::make_unique<GameGraph>(std::move(start), std::move(targets), std::move(maximiser));
     }
@@ -206,6 +209,21 @@ struct SetSolver::Impl {
             residual = std::max(residual, std::abs(out[i] - in[i]));
         return residual;
     }
+
+    void completeDerived(std::span<double> v) const {
+        for (std::uint32_t i = layout.storedSize(); i < layout.size(); ++i) {
+            const bool max = graph->maximiser(i);
+            double best = terminal[i];
+            for (std::uint32_t a = attackStart[i]; a < attackStart[i + 1]; ++a)
+                best = better(max, best, attackValue(attacks[a], v));
+            for (const std::uint32_t s : graph->successors(i)) {
+                if (!layout.isStored(s))
+                    throw std::logic_error("tables: a derived state leads to another");
+                best = better(max, best, v[s]);
+            }
+            v[i] = best;
+        }
+    }
 };
 
 SetSolver::SetSolver(const Material& material, const Rules& rules, const SmallerSets& smaller)
@@ -231,6 +249,10 @@ std::uint64_t SetSolver::attacks() const {
 
 double SetSolver::apply(std::span<const double> in, std::span<double> out) {
     return impl_->apply(in, out);
+}
+
+void SetSolver::completeDerived(std::span<double> values) {
+    impl_->completeDerived(values);
 }
 
 SolveReport SetSolver::solve(std::vector<double>& values, double tolerance, int maxIterations) {

@@ -54,6 +54,10 @@ class SetSolver {
     // out = T(in); returns max |out - in|.
     double apply(std::span<const double> in, std::span<double> out);
 
+    // Fills in the states files do not store (Layout::storedSize() on) from the others:
+    // each is the best of its decisions, which all end the turn in stored states.
+    void completeDerived(std::span<double> values);
+
     // Iterates T from V = 0 until the residual is below `tolerance` or `maxIterations`
     // applications; `values` gets the result.
     SolveReport solve(std::vector<double>& values, double tolerance, int maxIterations);

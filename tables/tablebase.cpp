@@ -136,8 +136,42 @@ std::optional<double> Tablebase::lookup(const Position& pos) const {
     if (!t) return std::nullopt;
     const auto state = t->layout.index(p->key);
     if (!state) return std::nullopt;
+    if (!t->layout.isStored(*state)) return derive(pos);
     const double v = t->value(*state);
     return p->swapped ? -v : v;
+}
+
+std::optional<double> Tablebase::derive(const Position& pos) const {
+    // The mover's counter is up and one action is left: every decision ends the turn, in a
+    // stored state or a finished game (a quiet draw does not count: tables ignore it), or
+    // starts an attack whose outcomes do.
+    const bool maximiser = pos.decider() == Player::One;
+    std::optional<double> best;
+    EventList events;
+    pos.generate(events);
+    for (const Event e : events) {
+        Position child = pos;
+        child.apply(e);
+        std::optional<double> v;
+        if (e.kind() == EventKind::Attack)
+            v = probe(child);
+        else if (child.isOver() && child.result() != Result::Draw)
+            v = child.winProbability(Player::One) - child.winProbability(Player::Two);
+        else
+            v = lookup(child);
+        if (!v) return std::nullopt;
+        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+    }
+    return best;
+}
+
+std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t state) const {
+    const Table* t = table(m);
+    if (!t || !m.isCanonical() || state >= t->layout.size()) return std::nullopt;
+    if (t->layout.isStored(state)) return t->value(state);
+    const auto pos = Position::fromDfen(stateDfen(m, t->layout, state), *rules_);
+    if (!pos) return std::nullopt;
+    return lookup(*pos);
 }
 
 std::optional<double> Tablebase::probe(const Position& pos) const {

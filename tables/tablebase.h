@@ -75,6 +75,9 @@ class Tablebase {
     // node).
     [[nodiscard]] std::optional<double> probeForDecider(const Position& pos) const;
 
+    // The value of a state of a canonical set (side A's view), stored or derived.
+    [[nodiscard]] std::optional<double> stateValue(const Material& m, std::uint32_t state) const;
+
     [[nodiscard]] bool has(const Material& m) const { return table(m) != nullptr; }
     // The loaded table of a set in any orientation, or null.
     [[nodiscard]] const Table* table(const Material& m) const;
@@ -87,6 +90,7 @@ class Tablebase {
 
   private:
     [[nodiscard]] std::optional<double> lookup(const Position& pos) const;
+    [[nodiscard]] std::optional<double> derive(const Position& pos) const;
     bool adopt(std::unique_ptr<TableFile> file, const Material& expected, std::string* error);
 
     std::unique_ptr<const Rules> rules_;
