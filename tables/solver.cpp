@@ -57,6 +57,18 @@ struct SetSolver::Impl {
     std::unique_ptr<AttackFreeSolver> retrograde;
     std::vector<double> exits;
     std::vector<std::uint32_t> sources;
+    std::vector<std::int32_t> exitAttack;  // per state: the attack that is its exit, or -1
+    double contraction = 0;                // the most probability of an attack's staying in the set
+    // accelerate()'s work arrays.
+    std::vector<std::int32_t> reference;
+    std::vector<std::uint8_t> inUse;
+    std::vector<std::uint32_t> active, termStart, position;
+    std::vector<double> constants, x;
+    struct Term {
+        double probability;
+        std::uint32_t child;
+    };
+    std::vector<Term> terms;
 
     Impl(const Material& m, const Rules& r, const SmallerSets& smaller)
         : material(m), rules(r), layout(m.a.size(), m.b.size(), r.centreWin()) {
@@ -64,6 +76,13 @@ struct SetSolver::Impl {
         retrograde = std::make_unique<AttackFreeSolver>(*graph);
         exits.resize(layout.size());
         sources.resize(layout.size());
+        exitAttack.resize(layout.size());
+        for (const Attack& a : attacks) {
+            double stay = 0;
+            for (std::uint32_t g = a.firstGroup; g < a.firstGroup + a.groups; ++g)
+                stay += groups[g].probability;
+            contraction = std::max(contraction, stay);
+        }
     }
 
     // The state of a position that must be in this set, in this orientation.
@@ -201,13 +220,94 @@ struct SetSolver::Impl {
 
     double apply(std::span<const double> in, std::span<double> out) {
         std::copy(terminal.begin(), terminal.end(), exits.begin());
-        for (const Attack& a : attacks)
-            exits[a.node] = better(graph->maximiser(a.node), exits[a.node], attackValue(a, in));
+        std::fill(exitAttack.begin(), exitAttack.end(), -1);
+        for (std::uint32_t k = 0; k < attacks.size(); ++k) {
+            const Attack& a = attacks[k];
+            const double q = attackValue(a, in);
+            const double current = exits[a.node];
+            if (std::isnan(current) || (graph->maximiser(a.node) ? q > current : q < current)) {
+                exits[a.node] = q;
+                exitAttack[a.node] = static_cast<std::int32_t>(k);
+            }
+        }
         retrograde->solve(exits, out, sources);
         double residual = 0;
         for (std::size_t i = 0; i < out.size(); ++i)
             residual = std::max(residual, std::abs(out[i] - in[i]));
         return residual;
+    }
+
+    // A jump towards the fixed point: the last apply() says which exit every state's value
+    // is (an attack, a finished game, or 0); with those choices and the placements that are
+    // best under `v` frozen, T is affine in the attacks' values, and its fixed point is
+    // found by sweeps over the attacks in use only, far cheaper than applications of T.
+    // `v` gets the states' values at that point; false (and `v` untouched) if the sweeps do
+    // not settle. Whatever comes of it, only T's residual certifies the result.
+    bool accelerate(std::span<double> v) {
+        const std::uint32_t n = layout.size();
+        reference.assign(n, -1);
+        inUse.assign(attacks.size(), 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t src = sources[i];
+            if (src == AttackFreeSolver::kNoSource || exitAttack[src] < 0) continue;
+            reference[i] = exitAttack[src];
+            inUse[static_cast<std::size_t>(exitAttack[src])] = 1;
+        }
+        // The attacks in use with their frozen outcome choices: a child state, or the group's
+        // fixed value (kFixed).
+        constexpr std::uint32_t kFixed = 0xFFFFFFFF;
+        active.clear();
+        terms.clear();
+        termStart.assign(1, 0);
+        constants.clear();
+        for (std::uint32_t k = 0; k < attacks.size(); ++k) {
+            if (!inUse[k]) continue;
+            const Attack& a = attacks[k];
+            double constant = a.constant;
+            for (std::uint32_t g = a.firstGroup; g < a.firstGroup + a.groups; ++g) {
+                const Group& grp = groups[g];
+                double best = grp.fixed;
+                std::uint32_t chosen = kFixed;
+                for (std::uint32_t j = 0; j < grp.count; ++j) {
+                    const std::uint32_t c = children[grp.first + j];
+                    if (std::isnan(best) || (grp.maximiser ? v[c] > best : v[c] < best))
+                        best = v[c], chosen = c;
+                }
+                if (chosen == kFixed)
+                    constant += grp.probability * grp.fixed;
+                else
+                    terms.push_back({grp.probability, chosen});
+            }
+            active.push_back(k);
+            constants.push_back(constant);
+            termStart.push_back(static_cast<std::uint32_t>(terms.size()));
+        }
+        position.assign(attacks.size(), 0);
+        for (std::uint32_t j = 0; j < active.size(); ++j)
+            position[active[j]] = j;
+        x.assign(active.size(), 0.0);
+        for (std::uint32_t j = 0; j < active.size(); ++j)
+            x[j] = attackValue(attacks[active[j]], v);
+        const auto valueOf = [&](std::uint32_t c) {
+            return reference[c] < 0 ? v[c] : x[position[static_cast<std::size_t>(reference[c])]];
+        };
+        constexpr int kSweeps = 5000;
+        bool settled = false;
+        for (int sweep = 0; sweep < kSweeps && !settled; ++sweep) {
+            double change = 0;
+            for (std::uint32_t j = 0; j < active.size(); ++j) {
+                double q = constants[j];
+                for (std::uint32_t t = termStart[j]; t < termStart[j + 1]; ++t)
+                    q += terms[t].probability * valueOf(terms[t].child);
+                change = std::max(change, std::abs(q - x[j]));
+                x[j] = q;
+            }
+            settled = change < 1e-15;
+        }
+        if (!settled) return false;
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (reference[i] >= 0) v[i] = x[position[static_cast<std::size_t>(reference[i])]];
+        return true;
     }
 
     void completeDerived(std::span<double> v) const {
@@ -255,19 +355,34 @@ void SetSolver::completeDerived(std::span<double> values) {
     impl_->completeDerived(values);
 }
 
+double SetSolver::contraction() const {
+    return impl_->contraction;
+}
+
 SolveReport SetSolver::solve(std::vector<double>& values, double tolerance, int maxIterations) {
     SolveReport report;
+    report.contraction = contraction();
+    // The jumps assume one fixed point, which holds when T contracts: every attack leaves
+    // the set (a kill, a counter-kill) with some probability.
+    const bool jumps = report.contraction < 1 - 1e-9;
     values.assign(states(), 0.0);
     std::vector<double> next(states());
     for (;;) {
         const double step = apply(values, next);
         ++report.iterations;
+        if (step < tolerance) {
+            // `values` itself is certified: max |T(values) - values| = step.
+            report.residual = step;
+            break;
+        }
         values.swap(next);
-        if (step < tolerance || report.iterations >= maxIterations) break;
+        if (report.iterations >= maxIterations) {
+            report.residual = apply(values, next);
+            ++report.iterations;
+            break;
+        }
+        if (jumps && impl_->accelerate(values)) ++report.jumps;
     }
-    // The certificate: T applied once more to the values returned.
-    report.residual = apply(values, next);
-    ++report.iterations;
     report.converged = report.residual < tolerance;
     return report;
 }
