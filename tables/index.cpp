@@ -274,6 +274,19 @@ std::optional<Material> materialOf(const Position& pos) {
     return m.canonical();
 }
 
+std::vector<Material> setsFor(const Position& pos) {
+    std::array<std::vector<Creature>, 2> sides;
+    for (const Cell c : pos.occupied())
+        sides[index(pos.at(c).owner())].push_back(pos.at(c).creature());
+    const std::size_t n = sides[0].size() + sides[1].size();
+    if (n > static_cast<std::size_t>(kMaxPieces) + 1 || sides[0].size() > kMaxPieces ||
+        sides[1].size() > kMaxPieces)
+        return {};
+    const Material m{Army::of(sides[0]), Army::of(sides[1])};
+    if (m.isTableSet()) return {m.canonical()};
+    return n == static_cast<std::size_t>(kMaxPieces) + 1 ? m.captures() : std::vector<Material>{};
+}
+
 std::string stateDfen(const Material& material, const Layout& layout, std::uint32_t index) {
     const StateKey key = layout.decode(index);
     const auto& cells = layout.orbits().representative(key.orbit);

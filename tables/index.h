@@ -160,6 +160,11 @@ struct Placement {
 // table set (3 or 4 creatures, both sides present).
 [[nodiscard]] std::optional<Material> materialOf(const Position& pos);
 
+// The table sets a position needs: its own set with 3 or 4 creatures, or with 5 the sets
+// one capture leads to (what a background generator makes ready before play gets there).
+// Empty otherwise. Canonical, without repeats.
+[[nodiscard]] std::vector<Material> setsFor(const Position& pos);
+
 // The DFEN of a state of the set, side A as player 1 (quiet 0, turn 1).
 [[nodiscard]] std::string stateDfen(const Material& material, const Layout& layout,
                                     std::uint32_t index);

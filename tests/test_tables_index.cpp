@@ -204,6 +204,20 @@ TEST_SUITE("tables-index") {
                 CHECK(*found == m);
             }
         }
+        // The sets a position needs: its own, or with 5 creatures those one capture reaches.
+        const Rules kellyRules;
+        const auto own =
+            tables::setsFor(fromDfen("S/nG........../............ 1 2 0 1", kellyRules));
+        REQUIRE(own.size() == 1);
+        CHECK(own[0] == material("SG v n"));
+        const auto five =
+            tables::setsFor(fromDfen("S/nGHk......../............ 2 1 0 1", kellyRules));
+        CHECK(five.size() == 5);  // SGH v n, SGH v k and the three 2v2 sets
+        for (const Material& m : five) {
+            CHECK(m.pieces() == 4);
+            CHECK(m.isCanonical());
+        }
+        CHECK(tables::setsFor(Position::startpos(kellyRules)).empty());
         // Not a table position: too many or too few pieces, a finished game, mid-attack.
         const Rules kelly;
         CHECK_FALSE(tables::place(Position::startpos(kelly)));
