@@ -26,6 +26,7 @@ constexpr std::array<char, 8> kMagic = {'D', 'J', 'K', 'T', 'A', 'B', 'L', 'E'};
 constexpr std::size_t kRulesOffset = 88;
 constexpr std::size_t kRulesBytes = 256;
 constexpr std::size_t kPayloadSumOffset = 344;
+constexpr std::size_t kContractionOffset = 352;
 constexpr std::size_t kHeaderSumOffset = 504;
 
 void put32(std::uint8_t* p, std::uint32_t v) {
@@ -80,6 +81,7 @@ std::array<std::uint8_t, kHeaderBytes> encodeHeader(const TableHeader& h,
     put32(&b[80], h.converged ? 1u : 0u);
     std::memcpy(&b[kRulesOffset], h.rules.data(), std::min(h.rules.size(), kRulesBytes - 1));
     put64(&b[kPayloadSumOffset], payloadSum);
+    putDouble(&b[kContractionOffset], h.contraction);
     put64(&b[kHeaderSumOffset], checksum64({b.data(), kHeaderSumOffset}));
     return b;
 }
@@ -123,6 +125,7 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     h.storedResidual = getDouble(&b[64]);
     h.seconds = getDouble(&b[72]);
     h.converged = (get32(&b[80]) & 1u) != 0;
+    h.contraction = getDouble(&b[kContractionOffset]);
     const char* rules = reinterpret_cast<const char*>(&b[kRulesOffset]);
     h.rules.assign(rules, strnlen(rules, kRulesBytes));
     const Layout layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin));

@@ -8,7 +8,7 @@
 //  56  f64 residual of the solve  64  f64 residual of the stored values
 //  72  f64 seconds                80  u32 flags (1: converged) 84  u32 zero
 //  88  char[256] the rule options as Name=Value assignments, NUL-padded
-// 344  u64 checksum of the values                             352..503 zero
+// 344  u64 checksum of the values 352  f64 T's contraction factor  360..503 zero
 // 504  u64 checksum of bytes 0..503
 // 512  i16 value per stored state: round(v * 32767), v from side A's view
 #pragma once
@@ -57,6 +57,7 @@ struct TableHeader {
     double storedResidual = 0;  // max |T(V) - V| of the stored values (verify's measure)
     double seconds = 0;
     bool converged = false;
+    double contraction = 0;  // the most probability of an attack's staying in the set
 };
 
 // A table file mapped read-only. Opening checks what the file says about itself: size,

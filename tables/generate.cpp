@@ -66,6 +66,7 @@ SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOpt
     header.storedResidual = result.storedResidual;
     header.seconds = result.seconds;
     header.converged = result.solve.converged;
+    header.contraction = result.solve.contraction;
     const auto path = tb.fileOf(m);
     writeTable(path, header, stored);
     std::string error;

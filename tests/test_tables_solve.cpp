@@ -238,6 +238,8 @@ TEST_SUITE("tables") {
                 CHECK(h.converged);
                 CHECK(h.residual < 1e-9);
                 CHECK(h.storedResidual <= kVerifyTolerance);
+                CHECK(h.contraction > 0);
+                CHECK(h.contraction <= 1);
                 ++sets;
             }
         }
