@@ -26,15 +26,6 @@ std::uint32_t pack(const std::array<Cell, kMaxPieces>& cells, int n) {
 
 }  // namespace
 
-const std::array<std::array<std::uint8_t, Cell::kCount>, 24> Orbits::kImages = [] {
-    static_assert(Symmetry::kCount == 24);
-    std::array<std::array<std::uint8_t, Cell::kCount>, 24> t{};
-    for (int g = 0; g < Symmetry::kCount; ++g)
-        for (int c = 0; c < Cell::kCount; ++c)
-            t[g][c] = static_cast<std::uint8_t>(transform(Cell(c), Symmetry::fromIndex(g)).index());
-    return t;
-}();
-
 Orbits::Orbits(int pieces) : pieces_(pieces) {
     // First every tuple's orbit, by a table over all 25^n tuples; tuples are visited in
     // increasing order, so the first of an orbit is its smallest, its representative.

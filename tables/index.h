@@ -41,13 +41,12 @@
 #include "board.h"
 #include "material.h"
 #include "position.h"
+#include "symmetry.h"
 
 namespace dejarik::tables {
 
 class Orbits {
   public:
-    static constexpr std::uint16_t kNone = 0xFFFF;
-
     // The orbits of n = 2..4 pieces, built once per process.
     [[nodiscard]] static const Orbits& of(int pieces);
 
@@ -77,7 +76,15 @@ class Orbits {
     }
 
     // The image of every cell under every board symmetry (Symmetry::fromIndex order).
-    static const std::array<std::array<std::uint8_t, Cell::kCount>, 24> kImages;
+    static constexpr std::array<std::array<std::uint8_t, Cell::kCount>, Symmetry::kCount> kImages =
+        [] {
+            std::array<std::array<std::uint8_t, Cell::kCount>, Symmetry::kCount> t{};
+            for (int g = 0; g < Symmetry::kCount; ++g)
+                for (int c = 0; c < Cell::kCount; ++c)
+                    t[g][c] = static_cast<std::uint8_t>(
+                        transform(Cell(c), Symmetry::fromIndex(g)).index());
+            return t;
+        }();
 
   private:
     explicit Orbits(int pieces);
@@ -121,7 +128,6 @@ class Layout {
     [[nodiscard]] std::uint32_t storedSize() const { return stored_; }
     [[nodiscard]] bool isStored(std::uint32_t index) const { return index < stored_; }
     [[nodiscard]] const Orbits& orbits() const { return *orbits_; }
-    [[nodiscard]] int sideA() const { return counts_[0]; }
     [[nodiscard]] int centreWin() const { return centreWin_; }
     // The index of a state; nothing for a state no play reaches (both counters up, a
     // counter at N or more, a counter without the piece on `a` it needs).
