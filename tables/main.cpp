@@ -1,0 +1,545 @@
+// dejarik-tb: generates, probes, verifies and lists the exact endgame tables
+// (docs/tables.md).
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <time.h>
+#include <algorithm>
+#include <array>
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "position.h"
+#include "rules.h"
+#include "symmetry.h"
+#include "tables/generate.h"
+#include "tables/index.h"
+#include "tables/tablebase.h"
+
+namespace po = boost::program_options;
+using namespace dejarik;
+using namespace dejarik::tables;
+
+namespace {
+
+constexpr int kExitFailure = 1;  // a check failed or a table is missing
+constexpr int kExitUsage = 2;    // a bad command line or bad input named on it
+
+struct UsageError {
+    std::string message;
+};
+
+constexpr const char* kUsage =
+    "Usage: dejarik-tb <command> [options]   (dejarik-tb <command> --help for its options)\n"
+    "  generate  solve material sets and write their tables\n"
+    "  probe     the exact value of a position and of each of its decisions\n"
+    "  verify    re-check table files against the exact operator\n"
+    "  info      list the tables present, their sizes and rule mixes\n";
+
+struct Common {
+    std::string path;
+    std::string ruleset = "kelly";
+    std::vector<std::string> options;
+};
+
+void addCommon(po::options_description& desc, Common& c, bool rules) {
+    desc.add_options()("help,h", "show this help")(
+        "path", po::value(&c.path),
+        "table root (default $XDG_CACHE_HOME/dejarik/tables or ~/.cache/dejarik/tables)");
+    if (rules)
+        desc.add_options()("ruleset", po::value(&c.ruleset),
+                           "kelly (default), dalsian-classic, dalsian or holochess")(
+            "option", po::value(&c.options)->composing(),
+            "a rule option as Name=Value (PROTOCOL.md names), repeatable");
+}
+
+// Parses a subcommand's flags; nothing when --help was shown.
+std::optional<po::variables_map> parse(const std::vector<std::string>& args,
+                                       const po::options_description& desc) {
+    po::variables_map vm;
+    try {
+        const po::positional_options_description none;
+        po::store(po::command_line_parser(args).options(desc).positional(none).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError{e.what()};
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return std::nullopt;
+    }
+    return vm;
+}
+
+std::filesystem::path rootOf(const Common& c) {
+    return c.path.empty() ? defaultTablePath() : std::filesystem::path(c.path);
+}
+
+Rules rulesOf(const Common& c) {
+    RuleOptions o;
+    if (auto err = o.set("Ruleset", c.ruleset)) throw UsageError{"--ruleset: " + *err};
+    for (const auto& a : c.options)
+        if (auto err = o.setAssignment(a)) throw UsageError{"--option " + *err};
+    return Rules(o);
+}
+
+std::string duration(double seconds) {
+    char buf[32];
+    if (seconds < 60)
+        std::snprintf(buf, sizeof buf, "%.1fs", seconds);
+    else if (seconds < 3600)
+        std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(seconds) / 60,
+                      static_cast<int>(seconds) % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(seconds) / 3600,
+                      static_cast<int>(seconds) / 60 % 60);
+    return buf;
+}
+
+std::string bytesText(std::uint64_t bytes) {
+    char buf[32];
+    if (bytes < 10 * 1024)
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    else if (bytes < 10ull * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024 * 1024));
+    return buf;
+}
+
+void setUpLogging() {
+    auto logger = spdlog::stderr_logger_mt("dejarik-tb");
+    logger->set_pattern("%v");
+    spdlog::set_default_logger(logger);
+}
+
+int runGenerate(const std::vector<std::string>& args) {
+    Common c;
+    std::vector<std::string> materials;
+    int maxPieces = 0, threads = 1;
+    po::options_description desc(
+        "Usage: dejarik-tb generate [--ruleset R] [--option Name=Value]...\n"
+        "                           (--material \"SG v n\"... | --max-pieces K) [--threads N]\n"
+        "                           [--path DIR]\n"
+        "Solves the material sets asked for, and the smaller sets their captures lead to, and\n"
+        "writes one table file per set under DIR/<rules fingerprint>/. Sets already there are\n"
+        "kept. One progress line per set on stderr.\nOptions");
+    addCommon(desc, c, true);
+    desc.add_options()("material", po::value(&materials)->composing(),
+                       "a set as \"SG v n\" (player 1's creatures v player 2's), repeatable")(
+        "max-pieces", po::value(&maxPieces),
+        "every set of 3..K distinct creatures (K = 3 or 4), as standard deals reach")(
+        "threads", po::value(&threads), "sets solved at once (default 1)");
+    const auto vm = parse(args, desc);
+    if (!vm) return 0;
+    if (materials.empty() == !vm->count("max-pieces"))
+        throw UsageError{"give either --material or --max-pieces"};
+    if (vm->count("max-pieces") && (maxPieces < 3 || maxPieces > kMaxPieces))
+        throw UsageError{"--max-pieces must be 3 or 4"};
+    if (threads < 1 || threads > 256) throw UsageError{"--threads must be 1 to 256"};
+    std::vector<Material> wanted;
+    for (const auto& text : materials) {
+        std::string error;
+        const auto m = parseMaterial(text, &error);
+        if (!m) throw UsageError{"--material: " + error};
+        wanted.push_back(*m);
+    }
+    if (vm->count("max-pieces")) wanted = distinctSets(maxPieces);
+
+    const Rules rules = rulesOf(c);
+    setUpLogging();
+    Tablebase tb(rootOf(c), rules);
+    for (const auto& p : tb.problems())
+        spdlog::warn("ignored (will be made again): {}", p);
+    const auto todo = missingSets(tb, wanted);
+    spdlog::info("{} under {}: {} sets wanted, {} to generate, {} threads", ruleAssignments(rules),
+                 tb.directory().string(), wanted.size(), todo.size(), threads);
+    GenerateOptions options;
+    options.threads = threads;
+    const auto start = std::chrono::steady_clock::now();
+    const auto results = generate(tb, wanted, options, [](const SetResult& r, const Progress& p) {
+        const double rate = r.seconds > 0 ? r.states / r.seconds : 0;
+        const double eta = p.statesDone > 0
+                               ? p.elapsed * static_cast<double>(p.statesTotal - p.statesDone) /
+                                     static_cast<double>(p.statesDone)
+                               : 0;
+        spdlog::info(
+            "[{}/{}] {:<10} {:>7} states {:>8} {:>7.2f}s {:>9.0f} states/s  {:>4} it  "
+            "residual {:.1e}{}  ETA {}",
+            p.done, p.total, r.material.name(), r.states, bytesText(r.bytes), r.seconds, rate,
+            r.solve.iterations, r.solve.residual, r.solve.converged ? "" : " (NOT converged)",
+            duration(eta));
+    });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::uint64_t bytes = 0, states = 0;
+    int unconverged = 0;
+    for (const auto& r : results) {
+        bytes += r.bytes;
+        states += r.states;
+        unconverged += r.solve.converged ? 0 : 1;
+    }
+    spdlog::info("generated {} sets, {} states, {} in {}{}", results.size(), states,
+                 bytesText(bytes), duration(seconds),
+                 unconverged ? " (" + std::to_string(unconverged) + " not converged)" : "");
+    return unconverged ? kExitFailure : 0;
+}
+
+std::string signedValue(double v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%+.4f", v);
+    return buf;
+}
+
+std::string playerName(Player p) {
+    return p == Player::One ? "player 1" : "player 2";
+}
+
+int runProbe(const std::vector<std::string>& args) {
+    Common c;
+    std::string dfen, moves;
+    po::options_description desc(
+        "Usage: dejarik-tb probe [--ruleset R] [--option Name=Value]... --dfen D\n"
+        "                        [--moves \"e1 e2 ...\"] [--path DIR]\n"
+        "Prints the table value of a position with at most 4 creatures and of each of its\n"
+        "decisions (or outcomes), ranked, from the view of the player who decides. Values are\n"
+        "exact without the quiet draw (DrawTurns 0).\nOptions");
+    addCommon(desc, c, true);
+    desc.add_options()("dfen", po::value(&dfen), "the position (quote it: it has spaces)")(
+        "moves", po::value(&moves), "events to play first, space-separated");
+    const auto vm = parse(args, desc);
+    if (!vm) return 0;
+    if (!vm->count("dfen")) throw UsageError{"--dfen is required"};
+    const Rules rules = rulesOf(c);
+    std::string error;
+    const auto start = Position::fromDfen(dfen, rules, &error);
+    if (!start) throw UsageError{"--dfen: " + error};
+    const auto pos = playTokens(*start, moves, &error);
+    if (!pos) throw UsageError{"--moves: " + error};
+    const int pieces = pos->occupied().count();
+    if (pieces > kMaxPieces)
+        throw UsageError{"--dfen: " + std::to_string(pieces) +
+                         " creatures; the tables hold at most " + std::to_string(kMaxPieces)};
+
+    const Tablebase tb(rootOf(c), rules);
+    const auto value = tb.probe(*pos);
+    if (!value) {
+        const auto m = materialOf(*pos);
+        std::cerr << "dejarik-tb: error: no table for this position under "
+                  << tb.directory().string() << "; make it with: dejarik-tb generate"
+                  << " --material \"" << (m ? m->name() : "?") << "\" and the same rules\n";
+        return kExitFailure;
+    }
+    std::cout << "rules    " << ruleAssignments(tb.rules()) << "\n";
+    std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << "\n";
+    const Player who = pos->phase() == Phase::Outcome ? pos->sideToMove() : pos->decider();
+    const auto view = [&](double v) { return who == Player::One ? v : -v; };
+    if (pos->isOver()) {
+        std::cout << "value    " << signedValue(*value) << " for player 1 (the game is over)\n";
+        return 0;
+    }
+    std::cout << "value    " << signedValue(view(*value)) << " for " << playerName(who)
+              << (pos->phase() == Phase::Outcome ? " (on turn; chance decides next)" : "")
+              << (rules.drawTurns() > 0 ? "; exact under DrawTurns 0, this position's quiet "
+                                          "counter is not counted"
+                                        : "; exact")
+              << "\n";
+    EventList events;
+    pos->generate(events);
+    struct Line {
+        Event event;
+        double value;
+        double probability;
+    };
+    std::vector<Line> lines;
+    for (const Event e : events) {
+        Position child = *pos;
+        child.apply(e);
+        const auto v = tb.probe(child);
+        if (!v) {
+            std::cerr << "dejarik-tb: error: no table for the position after " << e.token() << "\n";
+            return kExitFailure;
+        }
+        lines.push_back({e, view(*v), pos->phase() == Phase::Outcome ? pos->probability(e) : 0});
+    }
+    if (pos->phase() == Phase::Outcome) {
+        std::cout << "outcome       probability    value\n";
+        for (const auto& l : lines)
+            std::printf("%-12s  %11.6f  %s\n", l.event.token().c_str(), l.probability,
+                        signedValue(l.value).c_str());
+        return 0;
+    }
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const Line& x, const Line& y) { return x.value > y.value; });
+    std::cout << "rank  decision     value\n";
+    for (std::size_t k = 0; k < lines.size(); ++k)
+        std::printf("%4zu  %-10s %s\n", k + 1, lines[k].event.token().c_str(),
+                    signedValue(lines[k].value).c_str());
+    return 0;
+}
+
+// The rule mixes present under a root: fingerprint directory -> the rule line of its
+// first readable file.
+std::map<std::filesystem::path, std::string> mixesUnder(const std::filesystem::path& root) {
+    std::map<std::filesystem::path, std::string> out;
+    std::error_code ec;
+    for (const auto& dir : std::filesystem::directory_iterator(root, ec)) {
+        if (!dir.is_directory()) continue;
+        std::vector<std::filesystem::path> files;
+        for (const auto& f : std::filesystem::directory_iterator(dir.path(), ec))
+            if (f.path().extension() == ".dtb") files.push_back(f.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            if (auto t = TableFile::open(f, nullptr)) {
+                out[dir.path()] = t->header().rules;
+                break;
+            }
+        }
+        if (!out.count(dir.path())) out[dir.path()] = "";
+    }
+    return out;
+}
+
+int runVerify(const std::vector<std::string>& args) {
+    Common c;
+    std::vector<std::string> materials;
+    po::options_description desc(
+        "Usage: dejarik-tb verify [--path DIR] [--ruleset R [--option Name=Value]...]\n"
+        "                         [--material \"SG v n\"]...\n"
+        "Re-checks table files: each must load (size, checksums, header) and its values must\n"
+        "be a fixed point of the exact operator (recomputed from the stored values) within\n"
+        "the stored precision. Without --ruleset, every rule mix under DIR. Exit 1 if any\n"
+        "check fails.\nOptions");
+    addCommon(desc, c, true);
+    desc.add_options()("material", po::value(&materials)->composing(), "only this set, repeatable");
+    const auto vm = parse(args, desc);
+    if (!vm) return 0;
+    std::vector<Material> only;
+    for (const auto& text : materials) {
+        std::string error;
+        const auto m = parseMaterial(text, &error);
+        if (!m) throw UsageError{"--material: " + error};
+        only.push_back(m->canonical());
+    }
+    const auto root = rootOf(c);
+    std::vector<Rules> mixes;
+    int failedDirs = 0;
+    if (vm->count("ruleset") || vm->count("option")) {
+        mixes.push_back(rulesOf(c));
+    } else {
+        for (const auto& [dir, line] : mixesUnder(root)) {
+            std::string error;
+            const auto rules = rulesFromAssignments(line, &error);
+            if (line.empty() || !rules) {
+                // Nothing to take the rules from: every file there is unusable; say why.
+                std::error_code ec;
+                for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+                    if (f.path().extension() != ".dtb") continue;
+                    std::string why;
+                    if (TableFile::open(f.path(), &why))
+                        why = f.path().string() + ": its rule options are refused: " + error;
+                    std::cout << "FAIL " << why << "\n";
+                    ++failedDirs;
+                }
+                continue;
+            }
+            mixes.push_back(*rules);
+        }
+    }
+    int checked = 0, failed = failedDirs;
+    for (const Rules& rules : mixes) {
+        const Tablebase tb(root, rules);
+        std::cout << "rules " << ruleAssignments(tb.rules()) << " in " << tb.directory().string()
+                  << "\n";
+        for (const auto& p : tb.problems()) {
+            std::cout << "FAIL " << p << "\n";
+            ++failed;
+        }
+        std::vector<Material> sets = only.empty() ? tb.sets() : only;
+        for (const Material& m : sets) {
+            const auto r = verify(tb, m);
+            ++checked;
+            char line[160];
+            std::snprintf(line, sizeof line, "%s %-10s max |T(V)-V| %.3e (tolerance %.3e)",
+                          r.ok ? "ok  " : "FAIL", m.name().c_str(), r.deviation, r.tolerance);
+            std::cout << line << (r.ok ? "" : ": " + r.problem) << "\n";
+            failed += r.ok ? 0 : 1;
+        }
+    }
+    std::cout << checked << " sets checked, " << failed << " failures\n";
+    return failed ? kExitFailure : 0;
+}
+
+int runInfo(const std::vector<std::string>& args) {
+    Common c;
+    po::options_description desc(
+        "Usage: dejarik-tb info [--path DIR]\n"
+        "Lists the rule mixes under DIR and each mix's sets: states, file size, the solve's\n"
+        "iterations and residual, and its time.\nOptions");
+    addCommon(desc, c, false);
+    const auto vm = parse(args, desc);
+    if (!vm) return 0;
+    const auto root = rootOf(c);
+    const auto mixes = mixesUnder(root);
+    std::cout << "table root " << root.string() << ": " << mixes.size() << " rule mixes\n";
+    for (const auto& [dir, line] : mixes) {
+        std::cout << "\n" << dir.filename().string() << "  " << line << "\n";
+        std::vector<std::filesystem::path> files;
+        std::error_code ec;
+        for (const auto& f : std::filesystem::directory_iterator(dir, ec))
+            if (f.path().extension() == ".dtb") files.push_back(f.path());
+        std::sort(files.begin(), files.end());
+        std::map<std::string, std::array<double, 4>> byType;  // sets, states, bytes, seconds
+        for (const auto& f : files) {
+            std::string error;
+            const auto t = TableFile::open(f, &error);
+            if (!t) {
+                std::cout << "  unusable: " << error << "\n";
+                continue;
+            }
+            const auto& h = t->header();
+            char text[200];
+            std::snprintf(text, sizeof text,
+                          "  %-10s %7u states %10s  %5u it  residual %.1e  stored %.1e  "
+                          "contraction %.3f  %.2fs%s",
+                          h.material.name().c_str(), h.states, bytesText(t->bytes()).c_str(),
+                          h.iterations, h.residual, h.storedResidual, h.contraction, h.seconds,
+                          h.converged ? "" : "  NOT converged");
+            std::cout << text << "\n";
+            auto& s = byType[std::to_string(h.material.a.size()) + "v" +
+                             std::to_string(h.material.b.size())];
+            s[0] += 1;
+            s[1] += h.states;
+            s[2] += static_cast<double>(t->bytes());
+            s[3] += h.seconds;
+        }
+        double total = 0;
+        for (const auto& [type, s] : byType) {
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "  %s: %.0f sets, %.0f states, %s, %.1fs (mean %.2fs per set)",
+                          type.c_str(), s[0], s[1],
+                          bytesText(static_cast<std::uint64_t>(s[2])).c_str(), s[3], s[3] / s[0]);
+            std::cout << text << "\n";
+            total += s[2];
+        }
+        std::cout << "  total " << bytesText(static_cast<std::uint64_t>(total)) << "\n";
+    }
+    return 0;
+}
+
+// Hidden: probe timing for tools/bench-tables.
+int runBenchProbe(const std::vector<std::string>& args) {
+    Common c;
+    int probes = 1000000;
+    std::string single;
+    po::options_description desc(
+        "Usage: dejarik-tb bench-probe [--ruleset R] [--option ...]\n"
+        "  [--path DIR] [--probes N] [--material \"SG v nk\"]\nOptions");
+    addCommon(desc, c, true);
+    desc.add_options()("probes", po::value(&probes), "probes to time")(
+        "material", po::value(&single), "only positions of this set (else every set present)");
+    const auto vm = parse(args, desc);
+    if (!vm) return 0;
+    const Rules rules = rulesOf(c);
+    const Tablebase tb(rootOf(c), rules);
+    std::vector<Material> sets = tb.sets();
+    if (!single.empty()) {
+        std::string error;
+        const auto m = parseMaterial(single, &error);
+        if (!m) throw UsageError{"--material: " + error};
+        if (!tb.has(*m)) throw UsageError{"--material: " + m->name() + " is not present"};
+        sets = {m->canonical()};
+    }
+    if (sets.empty()) throw UsageError{"no tables under " + tb.directory().string()};
+    // Random decision positions of the sets, made before the timing (DFEN parsing is slow):
+    // stored states, and apart from them the derived ones (CentreWin: the mover's counter
+    // up with one action left), whose probes read about 30 stored states each.
+    std::mt19937_64 rng(42);
+    const int distinct = 1 << 16;
+    std::array<std::vector<Position>, 2> positions;  // stored, derived
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int tries = 0;
+             static_cast<int>(positions[kind].size()) < distinct && tries < 8 * distinct; ++tries) {
+            const Material& m = sets[rng() % sets.size()];
+            const Table* t = tb.table(m);
+            const std::uint32_t derived = t->layout.size() - t->layout.storedSize();
+            if (kind == 1 && derived == 0) continue;
+            const std::uint32_t state =
+                kind == 0 ? static_cast<std::uint32_t>(rng() % t->layout.storedSize())
+                          : t->layout.storedSize() + static_cast<std::uint32_t>(rng() % derived);
+            auto pos = Position::fromDfen(stateDfen(m, t->layout, state), tb.rules());
+            // A random symmetry and colour swap, so that the probe does the folding.
+            Transform tr{Symmetry::fromIndex(static_cast<int>(rng() % 24)), (rng() & 1) != 0};
+            positions[kind].push_back(transform(*pos, tr));
+        }
+    }
+    // CPU time as well as wall time: on a shared machine the wall clock counts other work.
+    const auto cpuNow = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+    };
+    int answered = 0, asked = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+        const auto& list = positions[kind];
+        if (list.empty()) continue;
+        const int n = kind == 0 ? probes : std::max(1, probes / 30);
+        double sum = 0;
+        const double cpuStart = cpuNow();
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < n; ++i) {
+            const auto v = tb.probe(list[static_cast<std::size_t>(i) % list.size()]);
+            if (v) {
+                sum += *v;
+                ++answered;
+            }
+        }
+        asked += n;
+        const double ns =
+            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                .count();
+        const double cpu = cpuNow() - cpuStart;
+        std::printf(
+            "%d probes of %zu random %s decision positions over %zu sets: %.1f ns cpu, "
+            "%.1f ns wall per probe (checksum %.3f)\n",
+            n, list.size(), kind == 0 ? "stored" : "derived (hold, 1 action)", sets.size(), cpu / n,
+            ns / n, sum);
+    }
+    if (answered != asked) std::printf("%d probes unanswered\n", asked - answered);
+    return answered == asked ? 0 : kExitFailure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        if (args.empty()) throw UsageError{"no command (generate, probe, verify, info; --help)"};
+        if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        const std::string command = args[0];
+        args.erase(args.begin());
+        if (command == "generate") return runGenerate(args);
+        if (command == "probe") return runProbe(args);
+        if (command == "verify") return runVerify(args);
+        if (command == "info") return runInfo(args);
+        if (command == "bench-probe") return runBenchProbe(args);
+        throw UsageError{"unknown command '" + command + "' (generate, probe, verify, info)"};
+    } catch (const UsageError& e) {
+        std::cerr << "dejarik-tb: error: " << e.message << "\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "dejarik-tb: error: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}

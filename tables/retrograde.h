@@ -1,0 +1,82 @@
+// The exact solution of a deterministic two-player game with exits, where play that never
+// exits is worth 0: the attack-free game of one material set (docs/tables.md, "Solver").
+//
+// Each node belongs to the maximiser or the minimiser (values are from one fixed player's
+// view, so two nodes of one player in a row need no negation). A node's options are its
+// successors and at most one exit of fixed value (the best of its exits for its owner: the
+// others can never matter). Plain value iteration cannot tell a node that stalls forever
+// from one that waits for a good exit; the attractor construction can:
+//
+// - positive values, in decreasing order: an exit event (v, n) or the settling of a
+//   successor at v offers v to a node; a maximiser's node settles at the first value
+//   offered (the largest it can force), a minimiser's when the last of its options is
+//   offered (all of them are then positive, the last the smallest);
+// - negative values the same way with the roles exchanged, in increasing order;
+// - every node settled in neither pass can be held to 0 by one player and kept from
+//   anything below 0 by the other: its value is 0 (play goes on forever, or exits at 0).
+//
+// Each pass touches each edge once: O(nodes + edges + exits log exits).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace dejarik::tables {
+
+// A game graph in compressed rows: successors and, transposed, predecessors. Successor
+// lists must not repeat a node (a repeated edge would count twice for the minimiser).
+class GameGraph {
+  public:
+    // successors[n] lists n's successors; maximiser[n] says who owns n.
+    GameGraph(const std::vector<std::vector<std::uint32_t>>& successors,
+              std::vector<std::uint8_t> maximiser);
+    // The same from compressed rows already built (start has nodes + 1 entries).
+    GameGraph(std::vector<std::uint32_t> start, std::vector<std::uint32_t> targets,
+              std::vector<std::uint8_t> maximiser);
+
+    [[nodiscard]] std::uint32_t nodes() const {
+        return static_cast<std::uint32_t>(maximiser_.size());
+    }
+    [[nodiscard]] bool maximiser(std::uint32_t n) const { return maximiser_[n] != 0; }
+    [[nodiscard]] std::span<const std::uint32_t> successors(std::uint32_t n) const {
+        return {succ_.data() + succStart_[n], succStart_[n + 1] - succStart_[n]};
+    }
+    [[nodiscard]] std::span<const std::uint32_t> predecessors(std::uint32_t n) const {
+        return {pred_.data() + predStart_[n], predStart_[n + 1] - predStart_[n]};
+    }
+    [[nodiscard]] std::uint64_t edges() const { return succ_.size(); }
+
+  private:
+    void transpose();
+
+    std::vector<std::uint32_t> succStart_, succ_, predStart_, pred_;
+    std::vector<std::uint8_t> maximiser_;
+};
+
+// Solves the game for given exits; keeps its work arrays between calls.
+class AttackFreeSolver {
+  public:
+    static constexpr std::uint32_t kNoSource = 0xFFFFFFFF;
+
+    explicit AttackFreeSolver(const GameGraph& graph) : graph_(graph) {}
+
+    // exits[n]: the value of n's best exit for its owner, NaN when n has none. Writes every
+    // node's value to `values` and, to `sources`, the node whose exit that value is
+    // (kNoSource for the value 0 of a node settled in neither pass).
+    void solve(std::span<const double> exits, std::span<double> values,
+               std::span<std::uint32_t> sources);
+
+  private:
+    void pass(std::span<const double> exits, std::span<double> values,
+              std::span<std::uint32_t> sources, bool positive);
+
+    const GameGraph& graph_;
+    std::vector<std::uint32_t> remaining_;
+    std::vector<std::uint8_t> settled_;
+    std::vector<std::pair<double, std::uint32_t>> events_;
+    std::vector<std::uint32_t> stack_;
+};
+
+}  // namespace dejarik::tables

@@ -1,0 +1,214 @@
+#include "tablebase.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace dejarik::tables {
+
+namespace {
+
+constexpr const char* kExtension = ".dtb";
+
+Rules withoutQuietDraw(const Rules& rules) {
+    RuleOptions options = rules.options();
+    options.drawTurns = 0;
+    return Rules(options);
+}
+
+}  // namespace
+
+std::filesystem::path defaultTablePath() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "dejarik" / "tables";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "dejarik" / "tables";
+    return "dejarik-tables";
+}
+
+std::string fingerprintName(std::uint64_t fingerprint) {
+    char name[17];
+    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(fingerprint));
+    return name;
+}
+
+Tablebase::Tablebase(const std::filesystem::path& root, const Rules& rules)
+    : rules_(std::make_unique<const Rules>(withoutQuietDraw(rules))),
+      directory_(root / fingerprintName(rules.gameFingerprint())),
+      slots_(new std::atomic<const Table*>[Material::kSlotCount]) {
+    for (int i = 0; i < Material::kSlotCount; ++i)
+        slots_[i].store(nullptr, std::memory_order_relaxed);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory_, ec)) return;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_, ec))
+        if (entry.path().extension() == kExtension) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+        std::string error;
+        auto file = TableFile::open(path, &error);
+        if (!file) {
+            problems_.push_back(error);
+            continue;
+        }
+        const Material m = file->header().material;
+        if (path.filename() != m.fileStem() + kExtension) {
+            problems_.push_back(path.string() + ": holds " + m.name() + ", not what its name says");
+            continue;
+        }
+        if (!adopt(std::move(file), m, &error)) problems_.push_back(error);
+    }
+}
+
+Tablebase::~Tablebase() = default;
+
+std::filesystem::path Tablebase::fileOf(const Material& m) const {
+    return directory_ / (m.canonical().fileStem() + kExtension);
+}
+
+std::vector<std::string> Tablebase::problems() const {
+    std::lock_guard lock(mutex_);
+    return problems_;
+}
+
+bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected,
+                      std::string* error) {
+    const TableHeader& h = file->header();
+    const auto fail = [&](const std::string& message) {
+        if (error) *error = file->path().string() + ": " + message;
+        return false;
+    };
+    if (!(h.material == expected)) return fail("holds " + h.material.name());
+    if (h.fingerprint != fingerprint())
+        return fail("built for another rule mix (" + fingerprintName(h.fingerprint) + ": " +
+                    h.rules + ")");
+    if (h.centreWin != static_cast<std::uint32_t>(std::max(rules_->centreWin(), 0)))
+        return fail("built for CentreWin " + std::to_string(h.centreWin));
+    std::string problem;
+    const auto rules = rulesFromAssignments(h.rules, &problem);
+    if (!rules || rules->gameFingerprint() != h.fingerprint)
+        return fail("its rule options '" + h.rules + "' do not give its fingerprint");
+    const std::uint8_t* values = file->values();
+    auto table = std::make_unique<Table>(Table{
+        values, Layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin)),
+        h.material, std::move(file)});
+    std::lock_guard lock(mutex_);
+    slots_[h.material.slot()].store(table.get(), std::memory_order_release);
+    owned_.push_back(std::move(table));
+    return true;
+}
+
+bool Tablebase::load(const Material& m, std::string* error) {
+    const Material c = m.canonical();
+    if (!c.isTableSet()) {
+        if (error) *error = m.name() + " is not a table set";
+        return false;
+    }
+    auto file = TableFile::open(fileOf(c), error);
+    if (!file) return false;
+    return adopt(std::move(file), c, error);
+}
+
+const Table* Tablebase::table(const Material& m) const {
+    const Material c = m.canonical();
+    if (!c.isTableSet()) return nullptr;
+    return slots_[c.slot()].load(std::memory_order_acquire);
+}
+
+std::vector<Material> Tablebase::sets() const {
+    std::vector<Material> out;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& t : owned_)
+            if (std::find(out.begin(), out.end(), t->material) == out.end())
+                out.push_back(t->material);
+    }
+    std::sort(out.begin(), out.end(), [](const Material& x, const Material& y) {
+        return x.pieces() != y.pieces() ? x.pieces() < y.pieces() : x.slot() < y.slot();
+    });
+    return out;
+}
+
+std::optional<double> Tablebase::lookup(const Position& pos) const {
+    const auto p = place(pos);
+    if (!p) return std::nullopt;
+    const Table* t = slots_[p->slot].load(std::memory_order_acquire);
+    if (!t) return std::nullopt;
+    const auto state = t->layout.index(p->key);
+    if (!state) return std::nullopt;
+    if (!t->layout.isStored(*state)) return derive(pos);
+    const double v = t->value(*state);
+    return p->swapped ? -v : v;
+}
+
+std::optional<double> Tablebase::derive(const Position& pos) const {
+    // The mover's counter is up and one action is left: every decision ends the turn, in a
+    // stored state or a finished game (a quiet draw does not count: tables ignore it), or
+    // starts an attack whose outcomes do.
+    const bool maximiser = pos.decider() == Player::One;
+    std::optional<double> best;
+    EventList events;
+    pos.generate(events);
+    for (const Event e : events) {
+        Position child = pos;
+        child.apply(e);
+        std::optional<double> v;
+        if (e.kind() == EventKind::Attack)
+            v = probe(child);
+        else if (child.isOver() && child.result() != Result::Draw)
+            v = child.winProbability(Player::One) - child.winProbability(Player::Two);
+        else
+            v = lookup(child);
+        if (!v) return std::nullopt;
+        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+    }
+    return best;
+}
+
+std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t state) const {
+    const Table* t = table(m);
+    if (!t || !m.isCanonical() || state >= t->layout.size()) return std::nullopt;
+    if (t->layout.isStored(state)) return t->value(state);
+    const auto pos = Position::fromDfen(stateDfen(m, t->layout, state), *rules_);
+    if (!pos) return std::nullopt;
+    return lookup(*pos);
+}
+
+std::optional<double> Tablebase::probe(const Position& pos) const {
+    if (pos.occupied().count() > kMaxPieces) return std::nullopt;
+    if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
+    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    if (pos.phase() == Phase::Decision) return lookup(pos);
+    EventList events;
+    pos.generate(events);
+    if (pos.phase() == Phase::Outcome) {
+        double sum = 0;
+        for (const Event o : events) {
+            Position child = pos;
+            child.apply(o);
+            const auto v = probe(child);
+            if (!v) return std::nullopt;
+            sum += pos.probability(o) * *v;
+        }
+        return sum;
+    }
+    const bool maximiser = pos.decider() == Player::One;
+    std::optional<double> best;
+    for (const Event e : events) {
+        Position child = pos;
+        child.apply(e);
+        const auto v = probe(child);
+        if (!v) return std::nullopt;
+        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+    }
+    return best;
+}
+
+std::optional<double> Tablebase::probeForDecider(const Position& pos) const {
+    const auto v = probe(pos);
+    if (!v) return std::nullopt;
+    const Player who = pos.phase() == Phase::Outcome ? pos.sideToMove() : pos.decider();
+    return who == Player::One ? *v : -*v;
+}
+
+}  // namespace dejarik::tables

@@ -1,0 +1,104 @@
+// The endgame tables of one rule mix, opened from a directory, probed by the search.
+//
+// Semantics (docs/tables.md): the value of optimal play with the quiet draw left out
+// (DrawTurns 0), so exact for DrawTurns 0 and an evaluation otherwise; the quiet counter
+// and the turn number of a probed position are ignored, the CentreWin counters are not.
+// Values are in [-1, 1]: +1 a certain win, a showdown 2p - 1, endless play 0.
+//
+// Thread safety: probes may run on any number of threads, also while load() or the
+// generator adds sets; a set once loaded stays until the Tablebase is destroyed.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "file.h"
+#include "index.h"
+#include "material.h"
+#include "position.h"
+#include "rules.h"
+
+namespace dejarik::tables {
+
+// $XDG_CACHE_HOME/dejarik/tables, else ~/.cache/dejarik/tables, else ./dejarik-tables.
+[[nodiscard]] std::filesystem::path defaultTablePath();
+
+// "0123456789abcdef": the directory of a rule mix under the table root.
+[[nodiscard]] std::string fingerprintName(std::uint64_t fingerprint);
+
+// One loaded set. The values' address comes first, beside the layout, so that a probe
+// reads one cache line of the Table and then the value itself.
+struct Table {
+    const std::uint8_t* values = nullptr;  // in the mapped file
+    Layout layout;
+    Material material;
+    std::unique_ptr<TableFile> file;
+
+    // The stored value of a state, from side A's view.
+    [[nodiscard]] double value(std::uint32_t state) const {
+        const std::uint8_t* p = values + 2 * static_cast<std::size_t>(state);
+        return decodeValue(static_cast<std::int16_t>(static_cast<std::uint16_t>(p[0] | p[1] << 8)));
+    }
+};
+
+class Tablebase {
+  public:
+    // The tables of `rules` (any DrawTurns: the tables ignore it) under root/<fingerprint>/.
+    // Every valid set file found there is loaded; the others are named in problems(). A
+    // missing directory is an empty table base.
+    Tablebase(const std::filesystem::path& root, const Rules& rules);
+    ~Tablebase();
+    Tablebase(const Tablebase&) = delete;
+    Tablebase& operator=(const Tablebase&) = delete;
+
+    // The rules the tables are solved under: the given ones with DrawTurns 0.
+    [[nodiscard]] const Rules& rules() const { return *rules_; }
+    [[nodiscard]] std::uint64_t fingerprint() const { return rules_->gameFingerprint(); }
+    [[nodiscard]] const std::filesystem::path& directory() const { return directory_; }
+    [[nodiscard]] std::filesystem::path fileOf(const Material& m) const;
+    // One line per file refused at opening or loading, with the reason.
+    [[nodiscard]] std::vector<std::string> problems() const;
+
+    // The value of a position for player 1, at any phase: a decision point is read from its
+    // table, a chance node is the probability-weighted sum over its outcomes and a
+    // placement the best placement for its player; a finished game gives its result. Nothing
+    // when the position has more than 4 creatures (checked first), when its rules are of
+    // another mix, when a set it needs is missing, or for a CentreWin counter that no play
+    // reaches.
+    [[nodiscard]] std::optional<double> probe(const Position& pos) const;
+    // The same from the view of the player who decides (the player on turn at a chance
+    // node).
+    [[nodiscard]] std::optional<double> probeForDecider(const Position& pos) const;
+
+    // The value of a state of a canonical set (side A's view), stored or derived.
+    [[nodiscard]] std::optional<double> stateValue(const Material& m, std::uint32_t state) const;
+
+    [[nodiscard]] bool has(const Material& m) const { return table(m) != nullptr; }
+    // The loaded table of a set in any orientation, or null.
+    [[nodiscard]] const Table* table(const Material& m) const;
+    // The sets loaded, canonical, fewer pieces first.
+    [[nodiscard]] std::vector<Material> sets() const;
+
+    // Loads (or reloads after another process wrote it) the file of a set; false and a
+    // message when it is missing or refused.
+    bool load(const Material& m, std::string* error = nullptr);
+
+  private:
+    [[nodiscard]] std::optional<double> lookup(const Position& pos) const;
+    [[nodiscard]] std::optional<double> derive(const Position& pos) const;
+    bool adopt(std::unique_ptr<TableFile> file, const Material& expected, std::string* error);
+
+    std::unique_ptr<const Rules> rules_;
+    std::filesystem::path directory_;
+    std::unique_ptr<std::atomic<const Table*>[]> slots_;
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<Table>> owned_;  // never shrinks: probes hold raw pointers
+    std::vector<std::string> problems_;
+};
+
+}  // namespace dejarik::tables

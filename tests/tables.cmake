@@ -1,0 +1,12 @@
+# The endgame tables (tables/): the index and the solver's pieces, the values of generated
+# sets against independent references, the files, and dejarik-tb as a user runs it. Sets
+# are generated into temporary directories: small ones only (2v1, one 2v2 and one 3v1).
+add_executable(tables-tests
+  ${CMAKE_CURRENT_LIST_DIR}/test_main.cpp ${CMAKE_CURRENT_LIST_DIR}/test_tables_index.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_tables_solve.cpp ${CMAKE_CURRENT_LIST_DIR}/test_tables_files.cpp)
+target_link_libraries(tables-tests PRIVATE tables core doctest::doctest)
+add_test(NAME tables COMMAND tables-tests)
+
+# dejarik-tb as a user runs it: exit codes, error lines, generate / probe / verify / info.
+add_test(NAME tables-cli
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_tables_cli.sh $<TARGET_FILE:dejarik-tb>)

@@ -1,0 +1,221 @@
+// Table files: every corruption and every mismatch is refused with a reason and never
+// used; nothing crashes. Rules travel in the header and come back whole.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "random_positions.h"
+#include "tables/file.h"
+#include "test_tables_support.h"
+
+namespace dejarik::testing {
+
+using tables::Material;
+using tables::Tablebase;
+using tables::TableFile;
+
+namespace {
+
+std::vector<char> readBytes(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const std::filesystem::path& p, const std::vector<char>& bytes) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    REQUIRE(out);
+}
+
+// Opening a file with these bytes fails, and the reason contains `why`.
+void refused(const std::filesystem::path& p, const std::vector<char>& bytes,
+             const std::string& why) {
+    writeBytes(p, bytes);
+    std::string error;
+    const auto file = TableFile::open(p, &error);
+    CHECK_FALSE(file);
+    CHECK_MESSAGE(error.find(why) != std::string::npos, error);
+    CHECK(error.find(p.filename().string()) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_SUITE("tables-files") {
+    TEST_CASE("truncated, extended and bit-flipped files are refused, each header byte of them") {
+        TempDir root;
+        const Rules rules;
+        const Material m = material("SG v h");
+        std::filesystem::path path;
+        {
+            Tablebase tb(root.path(), rules);
+            tables::generate(tb, {m}, {}, nullptr);
+            path = tb.fileOf(m);
+        }
+        const std::vector<char> good = readBytes(path);
+        REQUIRE(good.size() == tables::kHeaderBytes + 2 * 2360);
+        const auto scratch = root.path() / "scratch.dtb";
+
+        for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{100},
+                                       std::size_t{tables::kHeaderBytes - 1}})
+            refused(scratch, {good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size)},
+                    "truncated");
+        refused(scratch, {good.begin(), good.begin() + tables::kHeaderBytes}, "truncated");
+        refused(scratch, {good.begin(), good.end() - 1}, "truncated");
+        auto longer = good;
+        longer.push_back(0);
+        refused(scratch, longer, "too long");
+
+        // Every byte of the header with one of its bits flipped, and a sample of the values.
+        std::mt19937_64 rng(9);
+        for (std::size_t byte = 0; byte < tables::kHeaderBytes; ++byte) {
+            auto bad = good;
+            bad[byte] = static_cast<char>(bad[byte] ^ (1 << (rng() % 8)));
+            writeBytes(scratch, bad);
+            std::string error;
+            REQUIRE_FALSE(TableFile::open(scratch, &error));
+        }
+        for (int trial = 0; trial < 300; ++trial) {
+            auto bad = good;
+            const std::size_t byte =
+                tables::kHeaderBytes + rng() % (good.size() - tables::kHeaderBytes);
+            bad[byte] = static_cast<char>(bad[byte] ^ (1 << (rng() % 8)));
+            refused(scratch, bad, "value checksum mismatch");
+        }
+        auto magic = good;
+        magic[0] = 'X';
+        refused(scratch, magic, "not a table file");
+        std::vector<char> noise(good.size());
+        for (char& c : noise)
+            c = static_cast<char>(rng());
+        refused(scratch, noise, "not a table file");
+        std::filesystem::remove(scratch);
+
+        // In the directory: a corrupt file is named in problems(), its set is missing, probes
+        // of it answer nothing, and the other files still load.
+        {
+            Tablebase tb(root.path(), rules);
+            tables::generate(tb, {material("KL v s")}, {}, nullptr);
+        }
+        auto flipped = good;
+        flipped[good.size() / 2] = static_cast<char>(flipped[good.size() / 2] ^ 4);
+        writeBytes(path, flipped);
+        const Tablebase tb(root.path(), rules);
+        REQUIRE(tb.problems().size() == 1);
+        CHECK(tb.problems()[0].find("SGvh.dtb") != std::string::npos);
+        CHECK_FALSE(tb.has(m));
+        CHECK(tb.has(material("KL v s")));
+        CHECK_FALSE(tb.probe(fromDfen("./SGh........./............ 1 2 0 1", rules)));
+        CHECK(tb.probe(fromDfen("./KLs........./............ 1 2 0 1", rules)));
+    }
+
+    TEST_CASE("a file under another name or another rule mix is refused") {
+        TempDir root;
+        const Rules kelly;
+        const Rules dalsian = Rules::preset(Ruleset::Dalsian);
+        const Material sg = material("SG v h");
+        std::filesystem::path kellyFile, dalsianDir;
+        {
+            Tablebase tb(root.path(), kelly);
+            tables::generate(tb, {sg}, {}, nullptr);
+            kellyFile = tb.fileOf(sg);
+            dalsianDir = Tablebase(root.path(), dalsian).directory();
+        }
+        // Renamed to another set.
+        std::filesystem::copy_file(kellyFile, kellyFile.parent_path() / "KLvs.dtb");
+        // Copied into another mix's directory.
+        std::filesystem::create_directories(dalsianDir);
+        std::filesystem::copy_file(kellyFile, dalsianDir / "SGvh.dtb");
+
+        const Tablebase k(root.path(), kelly);
+        REQUIRE(k.problems().size() == 1);
+        CHECK(k.problems()[0].find("not what its name says") != std::string::npos);
+        CHECK(k.has(sg));
+        CHECK_FALSE(k.has(material("KL v s")));
+
+        const Tablebase d(root.path(), dalsian);
+        REQUIRE(d.problems().size() == 1);
+        CHECK(d.problems()[0].find("another rule mix") != std::string::npos);
+        CHECK_FALSE(d.has(sg));
+
+        // Probes under another mix's rules answer nothing; DrawTurns is not part of the mix.
+        const std::string dfen = "./SGh........./............ 1 2 0 1";
+        CHECK_FALSE(k.probe(fromDfen(dfen, dalsian)));
+        const Rules kellyDraw10 = rulesOf(Ruleset::Kelly, {"DrawTurns=10"});
+        CHECK(kellyDraw10.gameFingerprint() == kelly.gameFingerprint());
+        CHECK(k.probe(fromDfen(dfen, kellyDraw10)) == k.probe(fromDfen(dfen, kelly)));
+        const Tablebase draw10(root.path(), kellyDraw10);
+        CHECK(draw10.directory() == k.directory());
+        CHECK(draw10.rules().drawTurns() == 0);
+    }
+
+    TEST_CASE("a changed value with valid checksums loads, and verify catches it") {
+        TempDir root;
+        const Rules rules = Rules::preset(Ruleset::DalsianClassic);
+        const Material m = material("KL v s");
+        Tablebase tb(root.path(), rules);
+        tables::generate(tb, {m}, {}, nullptr);
+        CHECK(tables::verify(tb, m).ok);
+        const tables::Table* t = tb.table(m);
+        std::vector<std::int16_t> values;
+        for (std::uint32_t i = 0; i < t->layout.storedSize(); ++i)
+            values.push_back(t->file->raw(i));
+        values[values.size() / 3] = static_cast<std::int16_t>(values[values.size() / 3] / 2 + 3000);
+        tables::writeTable(tb.fileOf(m), t->file->header(), values);
+        REQUIRE(tb.load(m));
+        const auto r = tables::verify(tb, m);
+        CHECK_FALSE(r.ok);
+        CHECK(r.problem.find("not a fixed point") != std::string::npos);
+    }
+
+    TEST_CASE("an iteration cap that stops short is reported in the result and the header") {
+        TempDir root;
+        Tablebase tb(root.path(), Rules());
+        tables::GenerateOptions options;
+        options.maxIterations = 2;
+        const auto r = tables::generateSet(tb, material("KL v s"), options);
+        CHECK_FALSE(r.solve.converged);
+        CHECK(r.solve.residual > 1e-6);
+        CHECK(r.solve.iterations == 3);  // two steps and the certificate
+        const auto& h = tb.table(material("KL v s"))->file->header();
+        CHECK_FALSE(h.converged);
+        CHECK(h.residual == r.solve.residual);
+        CHECK_FALSE(tables::verify(tb, material("KL v s")).ok);
+    }
+
+    TEST_CASE("a missing capture set stops generateSet with its name") {
+        TempDir root;
+        Tablebase tb(root.path(), Rules());
+        try {
+            (void)tables::generateSet(tb, material("SL v hk"), {});
+            FAIL("generated a set without its captures");
+        } catch (const std::runtime_error& e) {
+            CHECK(std::string(e.what()).find("is missing") != std::string::npos);
+        }
+    }
+
+    TEST_CASE("the rule options in a header rebuild the same rules") {
+        std::vector<Rules> all;
+        for (const Ruleset r : kRulesets)
+            all.push_back(Rules::preset(r));
+        all.push_back(rulesOf(Ruleset::Kelly, {"Dice=split-d6", "BlockedPush=kill-on-push",
+                                               "KingOfTheCentre=true", "CentreWin=20"}));
+        all.push_back(rulesOf(Ruleset::Holochess, {"CentreStraight=false", "SafeOuterOrbit=true"}));
+        for (const Rules& r : all) {
+            const std::string line = tables::ruleAssignments(r);
+            std::string error;
+            const auto back = tables::rulesFromAssignments(line, &error);
+            REQUIRE_MESSAGE(back, error);
+            CHECK(back->gameFingerprint() == r.gameFingerprint());
+            CHECK(back->drawTurns() == 0);
+            CHECK(line.size() < 256);
+        }
+        std::string error;
+        CHECK_FALSE(tables::rulesFromAssignments("Ruleset=kelly Dice=d7", &error));
+        CHECK(error.find("d7") != std::string::npos);
+    }
+
+}  // TEST_SUITE
+
+}  // namespace dejarik::testing
