@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "protocol/client.h"
+#include "child_process.h"
 
 namespace po = boost::program_options;
-using dejarik::protocol::EngineProcess;
+using dejarik::process::ChildProcess;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
@@ -45,7 +45,7 @@ void report(const std::string& what, const std::vector<double>& v, double goal,
 bool startToDeiok(const std::string& engine, std::vector<double>& out) {
     const auto t0 = Clock::now();
     std::string error;
-    auto p = EngineProcess::spawn(engine, {}, &error);
+    auto p = ChildProcess::spawn({.argv = {engine}}, error);
     if (!p) {
         std::cerr << "bench-latency: " << error << "\n";
         return false;
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         if (!startToDeiok(engine, startTimes)) return 1;
 
     std::string error;
-    auto p = EngineProcess::spawn(engine, {}, &error);
+    auto p = ChildProcess::spawn({.argv = {engine}}, error);
     if (!p) {
         std::cerr << "dejarik-bench-latency: " << error << "\n";
         return 1;
@@ -148,5 +148,5 @@ int main(int argc, char** argv) {
     std::printf("engine %s\n", engine.c_str());
     report("stop -> bestmove", stopTimes, 20, "p99");
     report("process start -> deiok", startTimes, 50, "max");
-    return status == 0 ? 0 : 1;
+    return status && status->shellCode() == 0 ? 0 : 1;
 }

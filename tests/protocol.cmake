@@ -10,7 +10,7 @@ add_test(NAME protocol-unit COMMAND protocol-unit-tests)
 add_executable(protocol-tests
   test_protocol_main.cpp test_protocol_session.cpp test_protocol_positions.cpp
   test_protocol_cli.cpp test_protocol_fuzz.cpp)
-target_link_libraries(protocol-tests PRIVATE protocol-client protocol core doctest::doctest)
+target_link_libraries(protocol-tests PRIVATE child-process protocol core doctest::doctest)
 target_compile_definitions(protocol-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>")
 add_dependencies(protocol-tests dejarik)
 # One ctest entry per suite so they can run side by side.

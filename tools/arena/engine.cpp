@@ -171,7 +171,13 @@ EngineSeat::~EngineSeat() {
 
 bool EngineSeat::send(const std::string& line) {
     log_->debug("{} < {}", spec_.name, line);
-    return process_ && process_->writeLine(line);
+    return process_ && process_->send(line);
+}
+
+ChildProcess::ReadStatus EngineSeat::readLine(std::string& line, Clock::time_point deadline) {
+    const auto status = process_->readLine(line, deadline, interrupt_);
+    if (status == ChildProcess::ReadStatus::Line && line.ends_with('\r')) line.pop_back();
+    return status;
 }
 
 void EngineSeat::logLine(const std::string& line) {
@@ -190,7 +196,7 @@ void EngineSeat::logLine(const std::string& line) {
 Reply EngineSeat::crashed(const std::string& doing) {
     Reply r;
     r.fault = SeatFault::Crash;
-    std::string how = process_ ? process_->kill() : std::string("not running");
+    std::string how = process_ ? process_->kill().describe() : std::string("not running");
     r.detail = "engine ended while " + doing + " (" + how + ")";
     log_->warn("{}: {}", spec_.name, r.detail);
     process_.reset();
@@ -200,7 +206,7 @@ Reply EngineSeat::crashed(const std::string& doing) {
 std::optional<Reply> EngineSeat::readHandshakeLine(std::string& line, Clock::time_point deadline,
                                                    const std::string& doing,
                                                    const std::string& awaited) {
-    switch (process_->readLine(line, deadline, interrupt_)) {
+    switch (readLine(line, deadline)) {
         case ChildProcess::ReadStatus::Line:
             return std::nullopt;
         case ChildProcess::ReadStatus::Closed:
@@ -222,7 +228,13 @@ std::optional<Reply> EngineSeat::readHandshakeLine(std::string& line, Clock::tim
 Reply EngineSeat::start() {
     ++starts_;
     std::string error;
-    process_ = ChildProcess::spawn({spec_.argv(), spec_.workdir, spec_.stderrPath}, error);
+    ChildProcess::Spec child;
+    child.argv = spec_.argv();
+    child.workdir = spec_.workdir;
+    child.stderrTo = spec_.stderrPath.empty() ? ChildProcess::Stderr::Discard
+                                              : ChildProcess::Stderr::AppendToFile;
+    child.stderrPath = spec_.stderrPath;
+    process_ = ChildProcess::spawn(child, error);
     if (!process_) {
         log_->warn("{}: {}", spec_.name, error);
         return {SeatFault::Crash, "", {}, error};
@@ -273,7 +285,8 @@ Reply EngineSeat::waitReady() {
 Reply EngineSeat::prepare() {
     if (process_) {
         if (auto how = process_->exited()) {
-            log_->warn("{}: engine ended between games ({}), restarting", spec_.name, *how);
+            log_->warn("{}: engine ended between games ({}), restarting", spec_.name,
+                       how->describe());
             process_.reset();
         }
     }
@@ -302,7 +315,7 @@ Reply EngineSeat::decide(const DecisionRequest& request) {
     auto deadline = t0 + request.wait;
     std::string line;
     while (true) {
-        switch (process_->readLine(line, deadline, interrupt_)) {
+        switch (readLine(line, deadline)) {
             case ChildProcess::ReadStatus::Line:
                 break;
             case ChildProcess::ReadStatus::Closed:
@@ -343,7 +356,7 @@ Reply EngineSeat::decide(const DecisionRequest& request) {
 
 void EngineSeat::recover() {
     if (!process_) return;
-    const std::string how = process_->kill();
+    const std::string how = process_->kill().describe();
     log_->info("{}: engine ended after a fault ({}); it restarts for the next game", spec_.name,
                how);
     process_.reset();
@@ -353,7 +366,7 @@ void EngineSeat::shutdown() {
     if (!process_) return;
     (void)send("stop");
     (void)send("quit");
-    const std::string how = process_->stop(timeouts_.quitGrace);
+    const std::string how = process_->stop(timeouts_.quitGrace).describe();
     log_->debug("{}: engine ended ({})", spec_.name, how);
     process_.reset();
 }
@@ -367,7 +380,7 @@ std::optional<std::vector<std::string>> EngineSeat::converse(
     std::vector<std::string> lines;
     const auto deadline = Clock::now() + wait;
     std::string line;
-    while (process_->readLine(line, deadline, interrupt_) == ChildProcess::ReadStatus::Line) {
+    while (readLine(line, deadline) == ChildProcess::ReadStatus::Line) {
         if (line == "readyok") return lines;
         lines.push_back(line);
     }
