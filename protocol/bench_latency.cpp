@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "command_line.h"
 
 namespace po = boost::program_options;
 using dejarik::process::ChildProcess;
@@ -21,6 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
+constexpr std::string_view kProgram = "dejarik-bench-latency";
 constexpr auto kLiveness = 30s;
 
 double ms(Clock::duration d) {
@@ -77,22 +79,12 @@ int main(int argc, char** argv) {
         "threads", po::value(&threads)->default_value(1), "the engine's Threads option")(
         "seed", po::value(&seed)->default_value(1), "seed of the think times");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "dejarik-bench-latency: error: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
-    if (searches < 1 || starts < 0 || threads < 1) {
-        std::cerr << "dejarik-bench-latency: error: --searches and --threads must be at least 1, "
-                     "--starts at least 0\n";
-        return 2;
-    }
+    if (auto code = dejarik::tools::parseCommandLine({.program = kProgram, .options = desc}, argc,
+                                                     argv, vm))
+        return *code;
+    if (searches < 1 || starts < 0 || threads < 1)
+        return dejarik::tools::usageError(
+            kProgram, "--searches and --threads must be at least 1, --starts at least 0");
     if (engine.empty()) {
         const std::string self = argv[0];
         const auto slash = self.rfind('/');
