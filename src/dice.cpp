@@ -3,13 +3,14 @@
 #include <cassert>
 #include <numeric>
 
+#include "names.h"
+
 namespace dejarik {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kModelNames = {"pools", "d20", "2d10", "split-d6"};
-constexpr std::array<std::string_view, 4> kOutcomeNames = {"kill", "push", "counterpush",
-                                                           "counterkill"};
+constexpr NameTable<DiceModel, 4> kModelNames{{"pools", "d20", "2d10", "split-d6"}};
+constexpr NameTable<Outcome, 4> kOutcomeNames{{"kill", "push", "counterpush", "counterkill"}};
 
 ScoreDistribution die(int sides) {
     return ScoreDistribution{1, std::vector<std::uint64_t>(static_cast<std::size_t>(sides), 1)};
@@ -44,17 +45,15 @@ ScoreDistribution marginDistribution(const ScoreDistribution& first,
 }  // namespace
 
 std::string_view diceModelName(DiceModel model) {
-    return kModelNames[static_cast<int>(model)];
+    return kModelNames.name(model);
 }
 
 std::optional<DiceModel> parseDiceModel(std::string_view name) {
-    for (std::size_t i = 0; i < kModelNames.size(); ++i)
-        if (kModelNames[i] == name) return static_cast<DiceModel>(i);
-    return std::nullopt;
+    return kModelNames.parse(name);
 }
 
 std::string_view outcomeName(Outcome outcome) {
-    return kOutcomeNames[static_cast<int>(outcome)];
+    return kOutcomeNames.name(outcome);
 }
 
 Outcome outcomeOfMargin(int margin) {

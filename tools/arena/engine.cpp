@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "baselines.h"
+#include "number.h"
 
 namespace dejarik::arena {
 
@@ -22,14 +22,6 @@ bool startsWith(std::string_view s, std::string_view prefix) {
            (s.size() == prefix.size() || s[prefix.size()] == ' ');
 }
 
-template <typename T>
-std::optional<T> number(std::string_view s) {
-    T v{};
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
 // Reads the fields the arena records from an `info` line; false when it has no score.
 bool parseInfo(const std::string& line, DecisionInfo& info) {
     const auto w = splitWords(line);
@@ -38,16 +30,16 @@ bool parseInfo(const std::string& line, DecisionInfo& info) {
     for (std::size_t i = 1; i < w.size(); ++i) {
         if (w[i] == "pv" || w[i] == "string") break;
         if (w[i] == "depth" && i + 1 < w.size()) {
-            parsed.depth = number<int>(w[++i]);
+            parsed.depth = parseNumber<int>(w[++i]);
         } else if (w[i] == "nodes" && i + 1 < w.size()) {
-            parsed.nodes = number<std::uint64_t>(w[++i]);
+            parsed.nodes = parseNumber<std::uint64_t>(w[++i]);
         } else if (w[i] == "score" && i + 2 < w.size() && w[i + 1] == "ev") {
-            parsed.ev = number<int>(w[i + 2]);
+            parsed.ev = parseNumber<int>(w[i + 2]);
             scored = parsed.ev.has_value();
             i += 2;
             if (i + 4 < w.size() && w[i + 1] == "wdl") {
-                const auto a = number<int>(w[i + 2]), b = number<int>(w[i + 3]),
-                           c = number<int>(w[i + 4]);
+                const auto a = parseNumber<int>(w[i + 2]), b = parseNumber<int>(w[i + 3]),
+                           c = parseNumber<int>(w[i + 4]);
                 if (a && b && c) parsed.wdl = std::array<int, 3>{*a, *b, *c};
                 i += 4;
             }
@@ -101,7 +93,7 @@ std::optional<std::string> EngineSpec::apply(const std::vector<std::string>& ite
         } else if (key == "builtin") {
             builtin = value;
         } else if (key == "seed") {
-            const auto s = number<std::uint64_t>(value);
+            const auto s = parseNumber<std::uint64_t>(value);
             if (!s) return "seed: expected a non-negative integer, got '" + value + "'";
             builtinSeed = *s;
         } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {

@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+
 #include <cassert>
+#include "names.h"
 
 namespace dejarik::arena {
 
 namespace {
 
 using U128 = unsigned __int128;
+
+constexpr NameTable<DiceMode, 2> kDiceModeNames{{"duplicate", "independent"}};
 
 // Separate the attack and showdown streams of the same round.
 constexpr std::uint64_t kAttackTag = 0xA77AC4ull;
@@ -100,13 +104,11 @@ std::uint64_t mixKey(std::uint64_t key, std::uint64_t value) {
 }
 
 std::string_view diceModeName(DiceMode mode) {
-    return mode == DiceMode::Duplicate ? "duplicate" : "independent";
+    return kDiceModeNames.name(mode);
 }
 
 std::optional<DiceMode> parseDiceMode(std::string_view name) {
-    if (name == "duplicate") return DiceMode::Duplicate;
-    if (name == "independent") return DiceMode::Independent;
-    return std::nullopt;
+    return kDiceModeNames.parse(name);
 }
 
 int SideRoll::score() const {

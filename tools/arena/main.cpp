@@ -26,6 +26,7 @@
 #include "analysis.h"
 #include "command_line.h"
 #include "deals.h"
+#include "text_file.h"
 #include "tournament.h"
 
 namespace po = boost::program_options;
@@ -40,6 +41,15 @@ constexpr int kExitInterrupted = 130;
 
 int usageError(const std::string& message) {
     return tools::usageError(kProgram, message);
+}
+
+// Parses a subcommand whose words other than options are files, for its option "input".
+std::optional<int> parseWithFiles(const po::options_description& desc,
+                                  const std::vector<std::string>& args, po::variables_map& vm) {
+    po::positional_options_description files;
+    files.add("input", -1);
+    return tools::parseCommandLine({.program = kProgram, .options = desc, .positional = &files},
+                                   args, vm);
 }
 
 // The words of a multitoken option, each followed by a space.
@@ -306,12 +316,8 @@ int mergeCommand(const std::vector<std::string>& args) {
                                                    "write the merged results file here")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(), "SPRT line for the table")(
         "input", po::value(&inputs), "results files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = tools::parseCommandLine(
-            {.program = kProgram, .options = desc, .positional = &positional}, args, vm))
-        return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (inputs.empty()) return usageError("merge: give results files");
     std::string error;
     std::vector<ResultsFile> files;
@@ -467,12 +473,8 @@ int replayCommand(const std::vector<std::string>& args) {
     desc.add_options()("help,h", "show this help")("engine", po::value(&enginePath),
                                                    "also replay through this engine")(
         "input", po::value(&inputs), "record files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = tools::parseCommandLine(
-            {.program = kProgram, .options = desc, .positional = &positional}, args, vm))
-        return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     std::string error;
     auto records = readRecords(inputs, error);
     if (!records) return usageError(error);
@@ -542,12 +544,8 @@ int calibrateCommand(const std::vector<std::string>& args) {
                                                    "only this engine's decisions")(
         "bins", po::value(&bins), "number of ev bins over [-1, 1] (default 10)")(
         "input", po::value(&inputs), "record files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = tools::parseCommandLine(
-            {.program = kProgram, .options = desc, .positional = &positional}, args, vm))
-        return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (bins < 1 || bins > 200) return usageError("--bins: 1 to 200");
     std::string error;
     auto records = readRecords(inputs, error);
