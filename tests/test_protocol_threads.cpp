@@ -16,22 +16,34 @@ using namespace dejarik::test;
 
 namespace {
 
-constexpr std::array<int, 2> kThreadCounts = {2, 4};
 constexpr const char* kMelee = "S/Hk...mN....l/tG.........g 1 2 0 1";
 
-// An engine with `threads` search threads.
-void setThreads(Engine& e, int threads) {
-    REQUIRE(e.command("setoption name Threads value " + std::to_string(threads)).empty());
+// Runs `session` once for each thread count, with a fresh engine set to it.
+template <typename Session>
+void atThreads2And4(Session session) {
+    for (const int threads : {2, 4}) {
+        CAPTURE(threads);
+        Engine e;
+        REQUIRE(e.command("setoption name Threads value " + std::to_string(threads)).empty());
+        session(e);
+    }
 }
 
-// Checks a finished search: one bestmove, last, legal in `pos`, no error line.
-void checkSearch(const std::vector<std::string>& lines, const Position& pos) {
+// Checks the lines of a finished search: one bestmove, last, not none, no error line.
+void checkAnswer(const std::vector<std::string>& lines) {
     REQUIRE(!lines.empty());
     CHECK(countIf(lines, "bestmove") == 1);
-    const std::string best = bestmoveOf(lines.back());
-    CHECK_MESSAGE(pos.parseEvent(best), "illegal bestmove '" << best << "'");
+    CHECK(!bestmoveOf(lines.back()).empty());
+    CHECK(bestmoveOf(lines.back()) != "none");
     for (const auto& l : lines)
         CHECK_MESSAGE(!isError(l), l);
+}
+
+// The same, and the bestmove is legal in `pos`.
+void checkSearch(const std::vector<std::string>& lines, const Position& pos) {
+    checkAnswer(lines);
+    const std::string best = bestmoveOf(lines.back());
+    CHECK_MESSAGE(pos.parseEvent(best), "illegal bestmove '" << best << "'");
 }
 
 // Waits for the first progress line of the running search.
@@ -47,10 +59,7 @@ TEST_SUITE("threads") {
         const Rules kelly;
         const Position start = Position::startpos(kelly);
         const Position melee = testing::fromDfen(kMelee, kelly);
-        for (const int threads : kThreadCounts) {
-            CAPTURE(threads);
-            Engine e;
-            setThreads(e, threads);
+        atThreads2And4([&](Engine& e) {
             CHECK(e.command("position startpos").empty());
             checkSearch(e.go("go depth 4"), start);
             CHECK(e.command(std::string("position dfen ") + kMelee).empty());
@@ -58,16 +67,13 @@ TEST_SUITE("threads") {
             CHECK(e.sync().empty());  // no second bestmove
             e.send("quit");
             CHECK(e.exitStatus() == 0);
-        }
+        });
     }
 
     TEST_CASE("isready mid-search is answered; stop ends the search with one bestmove") {
         const Rules kelly;
         const Position start = Position::startpos(kelly);
-        for (const int threads : kThreadCounts) {
-            CAPTURE(threads);
-            Engine e;
-            setThreads(e, threads);
+        atThreads2And4([&](Engine& e) {
             for (int round = 0; round < 3; ++round) {
                 CHECK(e.command("position startpos").empty());
                 e.send("go infinite");
@@ -83,17 +89,14 @@ TEST_SUITE("threads") {
             e.send("stop");
             checkSearch(withoutProgress(e.until("bestmove")), start);
             CHECK(e.sync().empty());
-        }
+        });
     }
 
     TEST_CASE("searches that end by themselves: movetime, nodes, a placement") {
         const Rules kelly;
         const Position placement = testing::fromDfen(kMelee, kelly, "axb2 counterpush");
         const Position start = Position::startpos(kelly);
-        for (const int threads : kThreadCounts) {
-            CAPTURE(threads);
-            Engine e;
-            setThreads(e, threads);
+        atThreads2And4([&](Engine& e) {
             CHECK(e.command("position startpos").empty());
             checkSearch(e.go("go movetime 100"), start);
             checkSearch(e.go("go nodes 20000"), start);
@@ -102,55 +105,39 @@ TEST_SUITE("threads") {
             const auto lines = e.go("go depth 3");
             checkSearch(lines, placement);
             CHECK(startsWith(bestmoveOf(lines.back()), "a-"));
-        }
+        });
     }
 
     TEST_CASE("options between searches: Threads, MultiPV, Hash, Clear Hash, rules, newgame") {
         Engine e;
-        const std::vector<std::string> settings = {
-            "setoption name Threads value 4",
-            "setoption name MultiPV value 3",
-            "setoption name Threads value 2",
-            "setoption name Hash value 2",
-            "setoption name Clear Hash",
-            "setoption name Ruleset value holochess",
-            "setoption name Threads value 4",
-            "newgame",
-            "setoption name Ruleset value dalsian",
-            "setoption name MultiPV value 1",
-        };
-        for (const auto& setting : settings) {
+        for (const char* setting :
+             {"setoption name Threads value 4", "setoption name MultiPV value 3",
+              "setoption name Threads value 2", "setoption name Hash value 2",
+              "setoption name Clear Hash", "setoption name Ruleset value holochess",
+              "setoption name Threads value 4", "newgame", "setoption name Ruleset value dalsian",
+              "setoption name MultiPV value 1"}) {
             INFO(setting);
             CHECK(e.command(setting).empty());
             CHECK(e.command("position startpos").empty());
-            const auto lines = e.go("go depth 3");
-            REQUIRE(!lines.empty());
-            CHECK(countIf(lines, "bestmove") == 1);
-            CHECK(bestmoveOf(lines.back()) != "none");
-            for (const auto& l : lines)
-                CHECK_MESSAGE(!isError(l), l);
+            checkAnswer(e.go("go depth 3"));
         }
     }
 
-    TEST_CASE("quit and end of input mid-search end the engine with its helpers") {
-        for (const int threads : kThreadCounts) {
-            CAPTURE(threads);
-            {
-                Engine e;
-                setThreads(e, threads);
-                e.send("go infinite");
-                awaitProgress(e);
-                e.send("quit");
-                CHECK(e.exitStatus() == 0);
-            }
-            {
-                Engine e;
-                setThreads(e, threads);
-                e.send("go infinite");
-                awaitProgress(e);
-                e.process().closeInput();
-                CHECK(e.exitStatus() == 0);
-            }
-        }
+    TEST_CASE("quit mid-search ends the engine with its helpers") {
+        atThreads2And4([](Engine& e) {
+            e.send("go infinite");
+            awaitProgress(e);
+            e.send("quit");
+            CHECK(e.exitStatus() == 0);
+        });
+    }
+
+    TEST_CASE("end of input mid-search ends the engine with its helpers") {
+        atThreads2And4([](Engine& e) {
+            e.send("go infinite");
+            awaitProgress(e);
+            e.process().closeInput();
+            CHECK(e.exitStatus() == 0);
+        });
     }
 }

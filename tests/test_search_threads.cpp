@@ -4,11 +4,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <random>
 #include <thread>
 
 #include "random_positions.h"
@@ -16,32 +14,15 @@
 
 using namespace dejarik;
 using namespace dejarik::search;
+using testing::samplePositions;
 
 namespace {
 
 constexpr std::array<int, 2> kThreadCounts = {2, 4};
 
-// Searchable positions of a ruleset, from random games (some late in them).
-std::vector<Position> samplePositions(const Rules& rules, int count, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<Position> out;
-    while (static_cast<int>(out.size()) < count) {
-        auto walk = testing::randomWalk(Position::startpos(rules), 120, rng, testing::isSearchable);
-        if (walk.empty()) continue;
-        out.push_back(walk[std::uniform_int_distribution<std::size_t>(0, walk.size() - 1)(rng)]);
-    }
-    return out;
-}
-
 Limits depthLimit(int depth) {
     Limits l;
     l.depth = depth;
-    return l;
-}
-
-Limits infinite() {
-    Limits l;
-    l.infinite = true;
     return l;
 }
 
@@ -56,6 +37,31 @@ void checkReport(const Position& pos, const Report& r) {
     CHECK(r.lines[0].move == r.best);
     CHECK(std::abs(r.lines[0].value) <= 1.0);
     CHECK(r.nodes > 0);
+}
+
+// An infinite search of `pos`, stopped once it has reported an iteration (or at once),
+// which must end with exactly one report.
+Report stoppedSearch(Searcher& searcher, const Position& pos, bool afterFirstIteration) {
+    Limits infinite;
+    infinite.infinite = true;
+    std::atomic<int> infos{0}, done{0};
+    Report report;
+    searcher.start(
+        pos, infinite, [&](const Info&) { ++infos; },
+        [&](const Report& r) {
+            report = r;
+            ++done;
+        });
+    if (afterFirstIteration) {
+        while (infos.load() == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        CHECK(searcher.searching());
+    }
+    searcher.stop();
+    searcher.wait();
+    CHECK(done.load() == 1);
+    CHECK_FALSE(searcher.searching());
+    return report;
 }
 
 }  // namespace
@@ -83,36 +89,28 @@ TEST_CASE("lazy SMP at a fixed depth finds the value of plain expectiminimax") {
     }
 }
 
-TEST_CASE("deeper searches with helpers, the table kept from one search to the next") {
+TEST_CASE("deeper searches with helpers, MultiPV, the table kept from one search to the next") {
+    const Rules rules;
+    const auto positions = samplePositions(rules, 5, 77);
     for (const int threads : kThreadCounts) {
         CAPTURE(threads);
         Searcher searcher;
         searcher.setOptions({.hashMiB = 8, .threads = threads, .multiPv = 1});
-        const Rules rules;
-        for (const Position& pos : samplePositions(rules, 5, 77)) {
+        for (const Position& pos : positions) {
             const Report r = searcher.run(pos, depthLimit(4));
             checkReport(pos, r);
             CHECK(r.depth == 4);
         }
-    }
-}
-
-TEST_CASE("MultiPV with helpers: distinct decisions, ranked") {
-    const Rules rules;
-    const Position pos = Position::startpos(rules);
-    for (const int threads : kThreadCounts) {
-        CAPTURE(threads);
-        Searcher searcher;
-        searcher.setOptions({.hashMiB = 4, .threads = threads, .multiPv = 3});
-        const Report r = searcher.run(pos, depthLimit(3));
-        checkReport(pos, r);
+        searcher.setOptions({.hashMiB = 8, .threads = threads, .multiPv = 3});
+        const Position start = Position::startpos(rules);
+        const Report r = searcher.run(start, depthLimit(3));
+        checkReport(start, r);
         REQUIRE(r.lines.size() == 3);
-        for (std::size_t i = 0; i < r.lines.size(); ++i) {
-            CHECK(pos.isLegal(r.lines[i].move));
-            for (std::size_t j = 0; j < i; ++j) {
+        for (std::size_t i = 1; i < r.lines.size(); ++i) {
+            CHECK(start.isLegal(r.lines[i].move));
+            CHECK(r.lines[i - 1].value >= r.lines[i].value);
+            for (std::size_t j = 0; j < i; ++j)
                 CHECK(r.lines[j].move != r.lines[i].move);
-                CHECK(r.lines[j].value >= r.lines[i].value);
-            }
         }
     }
 }
@@ -125,24 +123,8 @@ TEST_CASE("stop mid-search ends the main thread and its helpers with one report"
         CAPTURE(threads);
         // The thread count changes between searches of one searcher.
         searcher.setOptions({.hashMiB = 4, .threads = threads, .multiPv = 1});
-        for (const Position& pos : positions) {
-            std::atomic<int> infos{0}, done{0};
-            Report report;
-            searcher.start(
-                pos, infinite(), [&](const Info&) { ++infos; },
-                [&](const Report& r) {
-                    report = r;
-                    ++done;
-                });
-            while (infos.load() == 0)
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            CHECK(searcher.searching());
-            searcher.stop();
-            searcher.wait();
-            CHECK(done.load() == 1);
-            CHECK_FALSE(searcher.searching());
-            checkReport(pos, report);
-        }
+        for (const Position& pos : positions)
+            checkReport(pos, stoppedSearch(searcher, pos, true));
     }
 }
 
@@ -154,16 +136,7 @@ TEST_CASE("stop at once, before the first iteration ends, and searches back to b
         CAPTURE(threads);
         searcher.setOptions({.hashMiB = 2, .threads = threads, .multiPv = 2});
         for (const Position& pos : positions) {
-            std::atomic<int> done{0};
-            Event best;
-            searcher.start(pos, infinite(), {}, [&](const Report& r) {
-                best = r.best;
-                ++done;
-            });
-            searcher.stop();
-            searcher.wait();
-            CHECK(done.load() == 1);
-            CHECK(pos.isLegal(best));
+            CHECK(pos.isLegal(stoppedSearch(searcher, pos, false).best));
             // At once another search, limited by nodes, then one by time.
             Limits nodes;
             nodes.nodes = 20000;
