@@ -17,15 +17,17 @@
 #include <thread>
 #include <vector>
 
-#include "protocol/client.h"
+#include "child_process.h"
+#include "command_line.h"
 
 namespace po = boost::program_options;
-using dejarik::protocol::EngineProcess;
+using dejarik::process::ChildProcess;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 namespace {
 
+constexpr std::string_view kProgram = "dejarik-bench-latency";
 constexpr auto kLiveness = 30s;
 
 double ms(Clock::duration d) {
@@ -58,7 +60,7 @@ struct Figures {
 bool startToDeiok(const std::string& engine, std::vector<double>& out) {
     const auto t0 = Clock::now();
     std::string error;
-    auto p = EngineProcess::spawn(engine, {}, &error);
+    auto p = ChildProcess::spawn({.argv = {engine}}, error);
     if (!p) {
         std::cerr << "dejarik-bench-latency: " << error << "\n";
         return false;
@@ -82,7 +84,7 @@ bool isInfo(const std::string& l) {
 }
 
 // Sends `command` and appends the time to the first line `done` accepts to `out`.
-bool timeUntil(EngineProcess& p, const std::string& command, bool (*done)(const std::string&),
+bool timeUntil(ChildProcess& p, const std::string& command, bool (*done)(const std::string&),
                std::vector<double>& out) {
     const auto t0 = Clock::now();
     p.send(command);
@@ -95,7 +97,7 @@ bool timeUntil(EngineProcess& p, const std::string& command, bool (*done)(const 
 }
 
 // `go infinite`, the first info timed; then `stop` after `think`, the bestmove timed.
-bool infiniteThenStop(EngineProcess& p, std::chrono::milliseconds think, Figures& f) {
+bool infiniteThenStop(ChildProcess& p, std::chrono::milliseconds think, Figures& f) {
     const auto t0 = Clock::now();
     if (!timeUntil(p, "go infinite", isInfo, f.goInfo)) return false;
     std::this_thread::sleep_until(t0 + think);
@@ -121,22 +123,12 @@ int main(int argc, char** argv) {
         "threads", po::value(&threads)->default_value(1), "the engines' Threads option")(
         "seed", po::value(&seed)->default_value(1), "seed of the think times");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "dejarik-bench-latency: error: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
-    if (searches < 1 || starts < 0 || threads < 1) {
-        std::cerr << "dejarik-bench-latency: error: --searches and --threads must be at least 1, "
-                     "--starts at least 0\n";
-        return 2;
-    }
+    if (auto code = dejarik::tools::parseCommandLine({.program = kProgram, .options = desc}, argc,
+                                                     argv, vm))
+        return *code;
+    if (searches < 1 || starts < 0 || threads < 1)
+        return dejarik::tools::usageError(
+            kProgram, "--searches and --threads must be at least 1, --starts at least 0");
     if (engines.empty()) {
         const std::string self = argv[0];
         const auto slash = self.rfind('/');
@@ -149,10 +141,10 @@ int main(int argc, char** argv) {
         for (std::size_t e = 0; e < engines.size(); ++e)
             if (!startToDeiok(engines[e], figures[e].start)) return 1;
 
-    std::vector<std::unique_ptr<EngineProcess>> procs;
+    std::vector<ChildProcess> procs;
     for (const std::string& engine : engines) {
         std::string error;
-        auto p = EngineProcess::spawn(engine, {}, &error);
+        auto p = ChildProcess::spawn({.argv = {engine}}, error);
         if (!p) {
             std::cerr << "dejarik-bench-latency: " << error << "\n";
             return 1;
@@ -160,7 +152,7 @@ int main(int argc, char** argv) {
         p->send("setoption name Threads value " + std::to_string(threads));
         p->send("isready");
         if (!p->readUntil([](const std::string& l) { return l == "readyok"; }, kLiveness)) return 1;
-        procs.push_back(std::move(p));
+        procs.push_back(std::move(*p));
     }
 
     // Positions of every ruleset, some with a placement due for the player not on turn, so
@@ -179,7 +171,7 @@ int main(int argc, char** argv) {
         const auto& [ruleset, position] = setups[static_cast<std::size_t>(i) % setups.size()];
         const auto think = std::chrono::milliseconds(thinkMs(rng));
         for (std::size_t e = 0; e < procs.size(); ++e) {
-            EngineProcess& p = *procs[e];
+            ChildProcess& p = procs[e];
             p.send("setoption name Ruleset value " + ruleset);
             p.send(position);
             if (!infiniteThenStop(p, think, figures[e])) return 1;
@@ -189,8 +181,9 @@ int main(int argc, char** argv) {
     }
     int status = 0;
     for (auto& p : procs) {
-        p->send("quit");
-        if (p->waitExit(kLiveness) != 0) status = 1;
+        p.send("quit");
+        const auto exit = p.waitExit(kLiveness);
+        if (!exit || exit->shellCode() != 0) status = 1;
     }
 
     for (std::size_t e = 0; e < engines.size(); ++e) {

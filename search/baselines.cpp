@@ -7,24 +7,18 @@
 
 #include "eval/attack.h"
 #include "movegen.h"
+#include "splitmix.h"
 
 namespace dejarik::search {
 
 namespace {
 
-std::uint64_t nextRandom(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 // Uniform in [0, n) by rejection, so that "uniform" holds exactly whatever n is.
 std::uint64_t uniformBelow(std::uint64_t& state, std::uint64_t n) {
     const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    std::uint64_t x = nextRandom(state);
+    std::uint64_t x = splitmix64(state);
     while (x >= limit)
-        x = nextRandom(state);
+        x = splitmix64(state);
     return x % n;
 }
 

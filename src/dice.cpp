@@ -3,15 +3,14 @@
 #include <cassert>
 #include <numeric>
 
+#include "names.h"
+
 namespace dejarik {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kOutcomeNames = {"kill", "push", "counterpush",
-                                                           "counterkill"};
-
-// Kill and counter-kill need a margin of 7 (RULES §6).
-constexpr int kKillMargin = 7;
+constexpr NameTable<DiceModel, 4> kModelNames{kDiceModelNames};
+constexpr NameTable<Outcome, 4> kOutcomeNames{{"kill", "push", "counterpush", "counterkill"}};
 
 ScoreDistribution die(int sides) {
     return ScoreDistribution{1, std::vector<std::uint64_t>(static_cast<std::size_t>(sides), 1)};
@@ -46,17 +45,49 @@ ScoreDistribution marginDistribution(const ScoreDistribution& first,
 }  // namespace
 
 std::string_view diceModelName(DiceModel model) {
-    return kDiceModelNames[static_cast<int>(model)];
+    return kModelNames.name(model);
 }
 
 std::optional<DiceModel> parseDiceModel(std::string_view name) {
-    for (std::size_t i = 0; i < kDiceModelNames.size(); ++i)
-        if (kDiceModelNames[i] == name) return static_cast<DiceModel>(i);
-    return std::nullopt;
+    return kModelNames.parse(name);
 }
 
 std::string_view outcomeName(Outcome outcome) {
-    return kOutcomeNames[static_cast<int>(outcome)];
+    return kOutcomeNames.name(outcome);
+}
+
+Outcome outcomeOfMargin(int margin) {
+    if (margin >= kKillMargin) return Outcome::Kill;
+    if (margin >= 1) return Outcome::Push;
+    if (margin > -kKillMargin) return Outcome::CounterPush;
+    return Outcome::CounterKill;
+}
+
+Outcome splitD6Outcome(int face, int attack, int defence) {
+    if (face == 6) return Outcome::Kill;
+    if (face == 1) return Outcome::CounterKill;
+    return face + attack > 7 - face + defence ? Outcome::Push : Outcome::CounterPush;
+}
+
+int showdownRoundWinner(DiceModel model, int margin) {
+    // Under pools, d20 and 2d10 a round is decided exactly when it would kill either way.
+    const int needed = model == DiceModel::SplitD6 ? 1 : kKillMargin;
+    return margin >= needed ? 1 : margin <= -needed ? -1 : 0;
+}
+
+SideDice sideDice(DiceModel model, int rating) {
+    assert(rating >= 0);
+    switch (model) {
+        case DiceModel::Pools:
+            return {0, std::vector<int>(static_cast<std::size_t>(rating), 6)};
+        case DiceModel::D20:
+            return {rating, {20, secondaryDieSides(rating)}};
+        case DiceModel::TwoD10:
+            return {rating, {10, 10, secondaryDieSides(rating)}};
+        case DiceModel::SplitD6:
+            break;
+    }
+    return {rating, {6}};
 }
 
 Fraction Fraction::reduced(std::uint64_t num, std::uint64_t den) {
@@ -76,80 +107,42 @@ std::uint64_t ScoreDistribution::total() const {
 }
 
 ScoreDistribution scoreDistribution(DiceModel model, int rating) {
-    assert(rating >= 0);
-    switch (model) {
-        case DiceModel::Pools: {
-            ScoreDistribution sum{0, {1}};
-            for (int i = 0; i < rating; ++i)
-                sum = convolve(sum, die(6));
-            return sum;
-        }
-        case DiceModel::D20:
-        case DiceModel::TwoD10: {
-            ScoreDistribution sum{rating, {1}};
-            if (model == DiceModel::D20) {
-                sum = convolve(sum, die(20));
-            } else {
-                sum = convolve(convolve(sum, die(10)), die(10));
-            }
-            return convolve(sum, die(secondaryDieSides(rating)));
-        }
-        case DiceModel::SplitD6:
-            break;
-    }
-    assert(false && "split-d6 has no independent score distribution");
-    return {};
+    const SideDice dice = sideDice(model, rating);
+    ScoreDistribution sum{dice.bonus, {1}};
+    for (const int sides : dice.sides)
+        sum = convolve(sum, die(sides));
+    return sum;
 }
 
 AttackOdds attackOdds(DiceModel model, int attack, int defence) {
     AttackOdds odds;
-    auto add = [&odds](int margin, std::uint64_t n) {
-        const Outcome o = margin >= kKillMargin   ? Outcome::Kill
-                          : margin >= 1           ? Outcome::Push
-                          : margin > -kKillMargin ? Outcome::CounterPush
-                                                  : Outcome::CounterKill;
+    auto add = [&odds](Outcome o, std::uint64_t n) {
         odds.counts[static_cast<int>(o)] += n;
         odds.total += n;
     };
     if (model == DiceModel::SplitD6) {
-        // One d6: 6 kills, 1 counter-kills, else r + attack against (7 - r) + defence.
-        for (int r = 1; r <= 6; ++r) {
-            if (r == 6) {
-                add(kKillMargin, 1);
-            } else if (r == 1) {
-                add(-kKillMargin, 1);
-            } else {
-                add((r + attack) > (7 - r + defence) ? 1 : 0, 1);
-            }
-        }
+        for (int face = 1; face <= 6; ++face)
+            add(splitD6Outcome(face, attack, defence), 1);
         return odds;
     }
     const ScoreDistribution margins =
         marginDistribution(scoreDistribution(model, attack), scoreDistribution(model, defence));
     for (std::size_t i = 0; i < margins.counts.size(); ++i)
-        add(margins.offset + static_cast<int>(i), margins.counts[i]);
+        add(outcomeOfMargin(margins.offset + static_cast<int>(i)), margins.counts[i]);
     return odds;
 }
 
 ShowdownOdds showdownOdds(DiceModel model, int p1Rating, int p2Rating) {
     ShowdownOdds odds;
-    if (model == DiceModel::SplitD6) {
-        // Each rolls a d6 and adds the rating; the higher wins, a tie is rolled again.
-        for (int r1 = 1; r1 <= 6; ++r1) {
-            for (int r2 = 1; r2 <= 6; ++r2) {
-                const int margin = (r1 + p1Rating) - (r2 + p2Rating);
-                odds.p1Round += margin > 0;
-                odds.p2Round += margin < 0;
-                ++odds.total;
-            }
-        }
-        return odds;
+    const ScoreDistribution margins =
+        marginDistribution(scoreDistribution(model, p1Rating), scoreDistribution(model, p2Rating));
+    for (std::size_t i = 0; i < margins.counts.size(); ++i) {
+        const std::uint64_t n = margins.counts[i];
+        const int winner = showdownRoundWinner(model, margins.offset + static_cast<int>(i));
+        if (winner > 0) odds.p1Round += n;
+        if (winner < 0) odds.p2Round += n;
+        odds.total += n;
     }
-    // Same margins as an attack: a round is decided exactly when it would kill either way.
-    const AttackOdds round = attackOdds(model, p1Rating, p2Rating);
-    odds.p1Round = round.count(Outcome::Kill);
-    odds.p2Round = round.count(Outcome::CounterKill);
-    odds.total = round.total;
     return odds;
 }
 

@@ -28,6 +28,27 @@ inline constexpr std::array<Outcome, 4> kOutcomes = {Outcome::Kill, Outcome::Pus
                                                      Outcome::CounterPush, Outcome::CounterKill};
 [[nodiscard]] std::string_view outcomeName(Outcome outcome);
 
+// Kill and counter-kill need a margin of 7 (RULES §6).
+inline constexpr int kKillMargin = 7;
+// The outcome of an attack by its margin, the attack score minus the defence score (§6).
+[[nodiscard]] Outcome outcomeOfMargin(int margin);
+// split-d6 (RULES §7): the outcome when the one die shows `face` (6 kills, 1 counter-kills,
+// else face + attack against (7 - face) + defence).
+[[nodiscard]] Outcome splitD6Outcome(int face, int attack, int defence);
+// The winner of a showdown round by its margin, player 1's score minus player 2's (RULES
+// §8.2): +1 player 1, -1 player 2, 0 nobody (the round is rolled again).
+[[nodiscard]] int showdownRoundWinner(DiceModel model, int margin);
+
+// The dice of one side (RULES §7): its score is `bonus` plus the faces.
+struct SideDice {
+    int bonus = 0;
+    std::vector<int> sides;  // the kind of each die (6, 20, 10, 8, 4)
+};
+// pools: `rating` d6; d20: rating + d20 + the secondary die of the rating; 2d10: rating +
+// 2d10 + the secondary die; split-d6: rating + one d6 (in an attack the two sides share
+// the die, the defender reading 7 minus its face; in a showdown each rolls its own).
+[[nodiscard]] SideDice sideDice(DiceModel model, int rating);
+
 // A reduced non-negative fraction.
 struct Fraction {
     std::uint64_t num = 0;
@@ -48,8 +69,8 @@ struct ScoreDistribution {
     [[nodiscard]] std::uint64_t total() const;
 };
 
-// The score of a side with this rating under pools, d20 or 2d10 (split-d6 has no
-// independent scores: one die serves both sides).
+// The score of a side with this rating: the sum of sideDice(). Under split-d6 that is a
+// showdown side's score; an attack's two split-d6 scores share their die instead.
 [[nodiscard]] ScoreDistribution scoreDistribution(DiceModel model, int rating);
 
 // Outcome counts of one attack out of `total` equally likely rolls.

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "board.h"
+#include "splitmix.h"
 
 namespace dejarik::zobrist {
 
@@ -23,12 +24,8 @@ struct Keys {
     std::array<std::array<std::uint64_t, kHoldLimit>, 2> hold{};
 };
 
-constexpr std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+// The keys' generator, also named from here by the search and the rules fingerprint.
+using dejarik::splitmix64;
 
 constexpr Keys makeKeys() {
     Keys k;

@@ -2,7 +2,7 @@
 # players, and the referee against real engine processes, the deliberately broken test
 # engine among them.
 add_executable(dejarik-test-engine arena/test_engine.cpp)
-target_link_libraries(dejarik-test-engine PRIVATE core arena-baselines Boost::program_options)
+target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_options)
 
 add_executable(arena-tests
   test_main.cpp test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp

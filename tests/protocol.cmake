@@ -11,13 +11,22 @@ add_test(NAME protocol-unit COMMAND protocol-unit-tests)
 add_executable(protocol-tests
   test_protocol_main.cpp test_protocol_session.cpp test_protocol_positions.cpp
   test_protocol_cli.cpp test_protocol_fuzz.cpp)
-target_link_libraries(protocol-tests PRIVATE protocol-client protocol core doctest::doctest)
+target_link_libraries(protocol-tests PRIVATE child-process protocol core doctest::doctest)
 target_compile_definitions(protocol-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>")
 add_dependencies(protocol-tests dejarik)
 # One ctest entry per suite so they can run side by side.
 foreach(suite session errors positions cli fuzz)
   add_test(NAME protocol-${suite} COMMAND protocol-tests --test-suite=${suite})
 endforeach()
+
+# Sessions at Threads 2 and 4 (label `threads`, what the ThreadSanitizer build runs); their
+# own executable, so that build compiles no more than it runs.
+add_executable(protocol-threads-tests test_protocol_main.cpp test_protocol_threads.cpp)
+target_link_libraries(protocol-threads-tests PRIVATE child-process core doctest::doctest)
+target_compile_definitions(protocol-threads-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>")
+add_dependencies(protocol-threads-tests dejarik)
+add_test(NAME protocol-threads COMMAND protocol-threads-tests)
+set_tests_properties(protocol-threads PROPERTIES LABELS threads)
 
 option(DEJARIK_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 if(DEJARIK_FUZZ)

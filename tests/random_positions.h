@@ -45,4 +45,19 @@ inline bool isSearchable(const Position& pos) {
     return !pos.isOver() && pos.phase() != Phase::Outcome;
 }
 
+// `count` searchable positions of a ruleset, each picked from a random game of up to 120
+// events (so some come from late in a game).
+inline std::vector<Position> samplePositions(const Rules& rules, int count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    while (static_cast<int>(out.size()) < count) {
+        auto walk = randomWalk(Position::startpos(rules), 120, rng, isSearchable);
+        if (walk.empty()) continue;
+        out.push_back(walk[std::uniform_int_distribution<std::size_t>(0, walk.size() - 1)(rng)]);
+    }
+    return out;
+}
+// Positions point to their rules, which must outlive them.
+std::vector<Position> samplePositions(const Rules&& rules, int count, std::uint64_t seed) = delete;
+
 }  // namespace dejarik::testing

@@ -2,6 +2,13 @@ add_executable(search-tests test_search.cpp test_timeman.cpp)
 target_link_libraries(search-tests PRIVATE search doctest::doctest)
 add_test(NAME search COMMAND search-tests)
 
+# Lazy SMP at Threads 2 and 4: the label `threads` marks what the ThreadSanitizer build of
+# tools/run-tests runs.
+add_executable(search-threads-tests test_search_threads.cpp)
+target_link_libraries(search-threads-tests PRIVATE search doctest::doctest)
+add_test(NAME search-threads COMMAND search-threads-tests)
+set_tests_properties(search-threads PROPERTIES LABELS threads)
+
 # The bench signature (tests/bench-signature), in optimised builds only: a sanitizer build
 # would take minutes over the same count.
 add_test(NAME bench-signature

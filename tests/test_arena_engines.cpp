@@ -28,13 +28,10 @@ using testing::run;
 
 EngineSpec testEngine(const std::string& name, const std::vector<std::string>& args,
                       const std::string& limit = "depth=1") {
-    EngineSpec s;
     std::vector<std::string> items{"name=" + name, "cmd=" ARENA_TEST_ENGINE, limit};
     for (const auto& a : args)
         items.push_back("arg=" + a);
-    REQUIRE_FALSE(s.apply(items));
-    REQUIRE_FALSE(s.finish(true));
-    return s;
+    return testing::engineSpec(items);
 }
 
 RunConfig gauntlet(std::vector<EngineSpec> engines, std::uint64_t pairs) {

@@ -27,10 +27,7 @@ using testing::quietLog;
 using testing::run;
 
 EngineSpec builtin(const std::string& name, const std::string& kind, std::uint64_t seed) {
-    EngineSpec s;
-    REQUIRE_FALSE(s.apply({"name=" + name, "builtin=" + kind, "seed=" + std::to_string(seed)}));
-    REQUIRE_FALSE(s.finish(true));
-    return s;
+    return testing::engineSpec({"name=" + name, "builtin=" + kind, "seed=" + std::to_string(seed)});
 }
 
 RunConfig baseConfig(std::vector<EngineSpec> engines, std::uint64_t pairs) {

@@ -15,7 +15,8 @@ using namespace dejarik::arena;
 
 namespace {
 
-Outcome outcomeOfMargin(int m) {
+// RULES §6 written out again, as the reference the rolls are checked against.
+Outcome referenceOutcome(int m) {
     return m >= 7   ? Outcome::Kill
            : m >= 1 ? Outcome::Push
            : m > -7 ? Outcome::CounterPush
@@ -56,7 +57,7 @@ void checkExhaustively(DiceModel model, int attack, int defence) {
         const int margin = roll.attacker.score() - roll.defender.score();
         REQUIRE(margin <= previousMargin);
         previousMargin = margin;
-        REQUIRE(roll.outcome == outcomeOfMargin(margin));
+        REQUIRE(roll.outcome == referenceOutcome(margin));
     }
     CHECK(seen.size() == (model == DiceModel::SplitD6 ? 6u : n));
     CHECK(counts == odds.counts);

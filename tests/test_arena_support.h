@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tournament.h"
 
@@ -17,6 +18,14 @@ namespace dejarik::arena::testing {
 inline std::shared_ptr<spdlog::logger> quietLog() {
     return std::make_shared<spdlog::logger>("test",
                                             std::make_shared<spdlog::sinks::null_sink_mt>());
+}
+
+// An engine from its --engine items, which must be valid.
+inline EngineSpec engineSpec(const std::vector<std::string>& items) {
+    EngineSpec s;
+    REQUIRE_FALSE(s.apply(items));
+    REQUIRE_FALSE(s.finish(true));
+    return s;
 }
 
 // A whole tournament, which must not fail to run.

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "protocol/client.h"
+#include "child_process.h"
 
 namespace dejarik::test {
 
@@ -62,8 +62,13 @@ inline std::vector<std::string> pvOf(const std::string& line) {
 class Engine {
   public:
     explicit Engine(const std::vector<std::string>& args = {}) {
+        process::ChildProcess::Spec spec;
+        spec.argv = {DEJARIK_BINARY};
+        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+        spec.stderrTo = process::ChildProcess::Stderr::Capture;
+        spec.writeTimeout = kLiveness;
         std::string error;
-        process_ = protocol::EngineProcess::spawn(DEJARIK_BINARY, args, &error);
+        process_ = process::ChildProcess::spawn(spec, error);
         REQUIRE_MESSAGE(process_, error);
     }
 
@@ -78,7 +83,7 @@ class Engine {
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    protocol::EngineProcess& process() { return *process_; }
+    process::ChildProcess& process() { return *process_; }
 
     void send(const std::string& line) { REQUIRE(process_->send(line)); }
 
@@ -122,11 +127,11 @@ class Engine {
     int exitStatus() {
         const auto status = process_->waitExit(kLiveness);
         REQUIRE_MESSAGE(status, "the engine did not exit");
-        return *status;
+        return status->shellCode();
     }
 
   private:
-    std::unique_ptr<protocol::EngineProcess> process_;
+    std::optional<process::ChildProcess> process_;
 };
 
 // The lines without a running search's progress (`info depth ...`), which may arrive at

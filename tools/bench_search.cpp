@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "command_line.h"
 #include "search/bench.h"
 #include "search/search.h"
 
@@ -15,6 +16,8 @@ namespace po = boost::program_options;
 using namespace dejarik;
 
 namespace {
+
+constexpr std::string_view kProgram = "dejarik-bench-search";
 
 double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -85,22 +88,10 @@ int main(int argc, char** argv) {
     desc.add_options()("help,h", "show this help")("mode", po::value(&mode), "bench or reduction")(
         "depth", po::value(&depth), "search depth in actions");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "dejarik-bench-search: error: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, argc, argv, vm))
+        return *code;
     if (mode == "reduction") return reduction(depth > 0 ? depth : 4);
-    if (mode != "bench") {
-        std::cerr << "dejarik-bench-search: error: unknown mode '" << mode << "'\n";
-        return 2;
-    }
+    if (mode != "bench") return tools::usageError(kProgram, "unknown mode '" + mode + "'");
     const auto r = search::runBench(depth > 0 ? depth : search::kBenchDepth,
                                     [](const std::string& line) { std::cerr << line << "\n"; });
     std::printf("bench nodes %llu nps %llu time %lld\n", static_cast<unsigned long long>(r.nodes),

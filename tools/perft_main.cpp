@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.h"
 #include "perft.h"
 #include "position.h"
 #include "rules.h"
@@ -16,9 +17,10 @@ using namespace dejarik;
 
 namespace {
 
+constexpr std::string_view kProgram = "dejarik-perft";
+
 int usageError(const std::string& message) {
-    std::cerr << "dejarik-perft: error: " << message << "\n";
-    return 2;
+    return tools::usageError(kProgram, message);
 }
 
 }  // namespace
@@ -46,23 +48,10 @@ int main(int argc, char** argv) {
     // Not in --help: a measurement switch (make/unmake instead of copy-make), same counts.
     po::options_description hidden;
     hidden.add_options()("unmake", "count by make/unmake");
-    po::options_description all;
-    all.add(desc).add(hidden);
-
     po::variables_map vm;
-    try {
-        // An empty positional description makes stray arguments an error instead of
-        // silently ignored.
-        const po::positional_options_description none;
-        po::store(po::command_line_parser(argc, argv).options(all).positional(none).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
+    if (auto code = tools::parseCommandLine(
+            {.program = kProgram, .options = desc, .hidden = &hidden}, argc, argv, vm))
+        return *code;
 
     RuleOptions ruleOptions;
     if (auto err = ruleOptions.set("Ruleset", rulesetName)) return usageError(*err);

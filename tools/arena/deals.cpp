@@ -2,11 +2,11 @@
 
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "luck.h"
 #include "position.h"
+#include "text_file.h"
 
 namespace dejarik::arena {
 
@@ -85,14 +85,9 @@ std::optional<std::vector<std::string>> parseDeals(std::string_view text, const 
 
 std::optional<std::vector<std::string>> readDealFile(const std::string& path, const Rules& rules,
                                                      std::string& error) {
-    std::ifstream in(path);
-    if (!in) {
-        error = "cannot open deal file '" + path + "'";
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto deals = parseDeals(text.str(), rules, error);
+    const auto text = readTextFile(path, error);
+    if (!text) return std::nullopt;
+    auto deals = parseDeals(*text, rules, error);
     if (!deals) error = path + ": " + error;
     return deals;
 }

@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "baselines.h"
+#include "number.h"
 
 namespace dejarik::arena {
 
@@ -22,14 +22,6 @@ bool startsWith(std::string_view s, std::string_view prefix) {
            (s.size() == prefix.size() || s[prefix.size()] == ' ');
 }
 
-template <typename T>
-std::optional<T> number(std::string_view s) {
-    T v{};
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
 // Reads the fields the arena records from an `info` line; false when it has no score.
 bool parseInfo(const std::string& line, DecisionInfo& info) {
     const auto w = splitWords(line);
@@ -38,16 +30,16 @@ bool parseInfo(const std::string& line, DecisionInfo& info) {
     for (std::size_t i = 1; i < w.size(); ++i) {
         if (w[i] == "pv" || w[i] == "string") break;
         if (w[i] == "depth" && i + 1 < w.size()) {
-            parsed.depth = number<int>(w[++i]);
+            parsed.depth = parseNumber<int>(w[++i]);
         } else if (w[i] == "nodes" && i + 1 < w.size()) {
-            parsed.nodes = number<std::uint64_t>(w[++i]);
+            parsed.nodes = parseNumber<std::uint64_t>(w[++i]);
         } else if (w[i] == "score" && i + 2 < w.size() && w[i + 1] == "ev") {
-            parsed.ev = number<int>(w[i + 2]);
+            parsed.ev = parseNumber<int>(w[i + 2]);
             scored = parsed.ev.has_value();
             i += 2;
             if (i + 4 < w.size() && w[i + 1] == "wdl") {
-                const auto a = number<int>(w[i + 2]), b = number<int>(w[i + 3]),
-                           c = number<int>(w[i + 4]);
+                const auto a = parseNumber<int>(w[i + 2]), b = parseNumber<int>(w[i + 3]),
+                           c = parseNumber<int>(w[i + 4]);
                 if (a && b && c) parsed.wdl = std::array<int, 3>{*a, *b, *c};
                 i += 4;
             }
@@ -101,7 +93,7 @@ std::optional<std::string> EngineSpec::apply(const std::vector<std::string>& ite
         } else if (key == "builtin") {
             builtin = value;
         } else if (key == "seed") {
-            const auto s = number<std::uint64_t>(value);
+            const auto s = parseNumber<std::uint64_t>(value);
             if (!s) return "seed: expected a non-negative integer, got '" + value + "'";
             builtinSeed = *s;
         } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
@@ -171,7 +163,13 @@ EngineSeat::~EngineSeat() {
 
 bool EngineSeat::send(const std::string& line) {
     log_->debug("{} < {}", spec_.name, line);
-    return process_ && process_->writeLine(line);
+    return process_ && process_->send(line);
+}
+
+ChildProcess::ReadStatus EngineSeat::readLine(std::string& line, Clock::time_point deadline) {
+    const auto status = process_->readLine(line, deadline, interrupt_);
+    if (status == ChildProcess::ReadStatus::Line && line.ends_with('\r')) line.pop_back();
+    return status;
 }
 
 void EngineSeat::logLine(const std::string& line) {
@@ -190,7 +188,7 @@ void EngineSeat::logLine(const std::string& line) {
 Reply EngineSeat::crashed(const std::string& doing) {
     Reply r;
     r.fault = SeatFault::Crash;
-    std::string how = process_ ? process_->kill() : std::string("not running");
+    std::string how = process_ ? process_->kill().describe() : std::string("not running");
     r.detail = "engine ended while " + doing + " (" + how + ")";
     log_->warn("{}: {}", spec_.name, r.detail);
     process_.reset();
@@ -200,7 +198,7 @@ Reply EngineSeat::crashed(const std::string& doing) {
 std::optional<Reply> EngineSeat::readHandshakeLine(std::string& line, Clock::time_point deadline,
                                                    const std::string& doing,
                                                    const std::string& awaited) {
-    switch (process_->readLine(line, deadline, interrupt_)) {
+    switch (readLine(line, deadline)) {
         case ChildProcess::ReadStatus::Line:
             return std::nullopt;
         case ChildProcess::ReadStatus::Closed:
@@ -222,7 +220,13 @@ std::optional<Reply> EngineSeat::readHandshakeLine(std::string& line, Clock::tim
 Reply EngineSeat::start() {
     ++starts_;
     std::string error;
-    process_ = ChildProcess::spawn({spec_.argv(), spec_.workdir, spec_.stderrPath}, error);
+    ChildProcess::Spec child;
+    child.argv = spec_.argv();
+    child.workdir = spec_.workdir;
+    child.stderrTo = spec_.stderrPath.empty() ? ChildProcess::Stderr::Discard
+                                              : ChildProcess::Stderr::AppendToFile;
+    child.stderrPath = spec_.stderrPath;
+    process_ = ChildProcess::spawn(child, error);
     if (!process_) {
         log_->warn("{}: {}", spec_.name, error);
         return {SeatFault::Crash, "", {}, error};
@@ -273,7 +277,8 @@ Reply EngineSeat::waitReady() {
 Reply EngineSeat::prepare() {
     if (process_) {
         if (auto how = process_->exited()) {
-            log_->warn("{}: engine ended between games ({}), restarting", spec_.name, *how);
+            log_->warn("{}: engine ended between games ({}), restarting", spec_.name,
+                       how->describe());
             process_.reset();
         }
     }
@@ -302,7 +307,7 @@ Reply EngineSeat::decide(const DecisionRequest& request) {
     auto deadline = t0 + request.wait;
     std::string line;
     while (true) {
-        switch (process_->readLine(line, deadline, interrupt_)) {
+        switch (readLine(line, deadline)) {
             case ChildProcess::ReadStatus::Line:
                 break;
             case ChildProcess::ReadStatus::Closed:
@@ -343,7 +348,7 @@ Reply EngineSeat::decide(const DecisionRequest& request) {
 
 void EngineSeat::recover() {
     if (!process_) return;
-    const std::string how = process_->kill();
+    const std::string how = process_->kill().describe();
     log_->info("{}: engine ended after a fault ({}); it restarts for the next game", spec_.name,
                how);
     process_.reset();
@@ -353,7 +358,7 @@ void EngineSeat::shutdown() {
     if (!process_) return;
     (void)send("stop");
     (void)send("quit");
-    const std::string how = process_->stop(timeouts_.quitGrace);
+    const std::string how = process_->stop(timeouts_.quitGrace).describe();
     log_->debug("{}: engine ended ({})", spec_.name, how);
     process_.reset();
 }
@@ -367,7 +372,7 @@ std::optional<std::vector<std::string>> EngineSeat::converse(
     std::vector<std::string> lines;
     const auto deadline = Clock::now() + wait;
     std::string line;
-    while (process_->readLine(line, deadline, interrupt_) == ChildProcess::ReadStatus::Line) {
+    while (readLine(line, deadline) == ChildProcess::ReadStatus::Line) {
         if (line == "readyok") return lines;
         lines.push_back(line);
     }

@@ -9,14 +9,17 @@
 #include <utility>
 #include <vector>
 
+#include "child_process.h"
 #include "game.h"
-#include "process.h"
 
 namespace spdlog {
 class logger;
 }
 
 namespace dejarik::arena {
+
+using process::ChildProcess;
+using Clock = process::Clock;
 
 // One engine of a run, from `--engine key=value ...` (docs/arena.md lists the keys).
 struct EngineSpec {
@@ -77,6 +80,8 @@ class EngineSeat final : public Seat {
                                                          const std::string& awaited);
     [[nodiscard]] Reply crashed(const std::string& doing);
     [[nodiscard]] bool send(const std::string& line);
+    // The engine's next line before `deadline`, a CRLF line end taken as LF.
+    [[nodiscard]] ChildProcess::ReadStatus readLine(std::string& line, Clock::time_point deadline);
     void logLine(const std::string& line);
 
     EngineSpec spec_;

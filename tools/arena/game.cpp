@@ -3,32 +3,24 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <sstream>
+
+#include "names.h"
+#include "number.h"
 
 namespace dejarik::arena {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kTerminationNames = {
-    "elimination", "showdown", "showdown-draw", "centre-win", "quiet-draw",
-    "turn-cap",    "illegal",  "crash",         "stall",      "time"};
-
-template <typename T>
-std::optional<T> parseUnsigned(std::string_view s) {
-    T v{};
-    if (s.empty()) return std::nullopt;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
+constexpr NameTable<Termination, 10> kTerminationNames{{"elimination", "showdown", "showdown-draw",
+                                                        "centre-win", "quiet-draw", "turn-cap",
+                                                        "illegal", "crash", "stall", "time"}};
+constexpr NameTable<GameOutcome, 3> kOutcomeTags{{"1-0", "0-1", "1/2-1/2"}};
 
 std::optional<double> parseSeconds(std::string_view s) {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0)
-        return std::nullopt;
+    const auto v = parseNumber<double>(s);
+    if (!v || *v < 0) return std::nullopt;
     return v;
 }
 
@@ -70,13 +62,11 @@ std::vector<std::string> splitWords(std::string_view s) {
 }
 
 std::string_view terminationName(Termination t) {
-    return kTerminationNames[static_cast<int>(t)];
+    return kTerminationNames.name(t);
 }
 
 std::optional<Termination> parseTermination(std::string_view name) {
-    for (std::size_t i = 0; i < kTerminationNames.size(); ++i)
-        if (kTerminationNames[i] == name) return static_cast<Termination>(i);
-    return std::nullopt;
+    return kTerminationNames.parse(name);
 }
 
 bool isFault(Termination t) {
@@ -85,22 +75,11 @@ bool isFault(Termination t) {
 }
 
 std::string_view outcomeTag(GameOutcome o) {
-    switch (o) {
-        case GameOutcome::Player1Wins:
-            return "1-0";
-        case GameOutcome::Player2Wins:
-            return "0-1";
-        case GameOutcome::Draw:
-            break;
-    }
-    return "1/2-1/2";
+    return kOutcomeTags.name(o);
 }
 
 std::optional<GameOutcome> parseOutcomeTag(std::string_view tag) {
-    if (tag == "1-0") return GameOutcome::Player1Wins;
-    if (tag == "0-1") return GameOutcome::Player2Wins;
-    if (tag == "1/2-1/2") return GameOutcome::Draw;
-    return std::nullopt;
+    return kOutcomeTags.parse(tag);
 }
 
 double pointsFor(GameOutcome o, Player p) {
@@ -115,15 +94,15 @@ bool TimeControl::isKey(std::string_view key) {
 std::optional<std::string> TimeControl::set(std::string_view key, std::string_view value) {
     const std::string v(value);
     if (key == "depth") {
-        const auto d = parseUnsigned<int>(value);
+        const auto d = parseNumber<int>(value);
         if (!d || *d < 1) return "depth: expected a positive integer, got '" + v + "'";
         depth = *d;
     } else if (key == "nodes") {
-        const auto n = parseUnsigned<std::uint64_t>(value);
+        const auto n = parseNumber<std::uint64_t>(value);
         if (!n || *n < 1) return "nodes: expected a positive integer, got '" + v + "'";
         nodes = *n;
     } else if (key == "movetime") {
-        const auto ms = parseUnsigned<std::int64_t>(value);
+        const auto ms = parseNumber<std::int64_t>(value);
         if (!ms || *ms < 1) return "movetime: expected milliseconds (> 0), got '" + v + "'";
         movetimeMs = *ms;
     } else if (key == "tc") {
@@ -172,9 +151,7 @@ DecisionInfo DecisionInfo::parse(std::string_view comment) {
         const std::string& key = w[i];
         const std::string& value = w[i + 1];
         if (key == "ev") {
-            int v = 0;
-            if (std::from_chars(value.data(), value.data() + value.size(), v).ec == std::errc())
-                info.ev = v;
+            if (const auto v = parseNumber<int>(value)) info.ev = *v;
         } else if (key == "wdl") {
             std::array<int, 3> t{};
             std::istringstream in(value);
@@ -182,11 +159,11 @@ DecisionInfo DecisionInfo::parse(std::string_view comment) {
             if (in >> t[0] >> slash1 >> t[1] >> slash2 >> t[2] && slash1 == '/' && slash2 == '/')
                 info.wdl = t;
         } else if (key == "d") {
-            info.depth = parseUnsigned<int>(value);
+            info.depth = parseNumber<int>(value);
         } else if (key == "n") {
-            info.nodes = parseUnsigned<std::uint64_t>(value);
+            info.nodes = parseNumber<std::uint64_t>(value);
         } else if (key == "t") {
-            info.elapsedMs = parseUnsigned<std::int64_t>(value).value_or(0);
+            info.elapsedMs = parseNumber<std::int64_t>(value).value_or(0);
         }
     }
     return info;
@@ -206,13 +183,12 @@ std::optional<Luck> Luck::parse(std::string_view text) {
         const std::string key = item.substr(0, eq);
         std::string value = item.substr(eq + 1);
         if (!value.empty() && value[0] == '+') value.erase(0, 1);
-        double v = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-        if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
+        const auto v = parseNumber<double>(value);
+        if (!v) return std::nullopt;
         if (key == "attacks") {
-            luck.attacks = units(v);
+            luck.attacks = units(*v);
         } else if (key == "showdown") {
-            luck.showdown = units(v);
+            luck.showdown = units(*v);
         } else {
             return std::nullopt;
         }
@@ -337,16 +313,16 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
 
             if (key == "Round") {
                 const auto dot = value.find('.');
-                const auto round = parseUnsigned<std::uint64_t>(value.substr(0, dot));
+                const auto round = parseNumber<std::uint64_t>(value.substr(0, dot));
                 const auto game = dot == std::string::npos
                                       ? std::nullopt
-                                      : parseUnsigned<int>(value.substr(dot + 1));
+                                      : parseNumber<int>(value.substr(dot + 1));
                 if (!round || !game || *round < 1 || *game < 1 || *game > 2)
                     return fail("Round tag '" + value + "' (expected ROUND.GAME)");
                 r.round = *round - 1;
                 r.gameInPair = *game - 1;
             } else if (key == "Job") {
-                r.job = parseUnsigned<std::uint64_t>(value).value_or(0);
+                r.job = parseNumber<std::uint64_t>(value).value_or(0);
             } else if (key == "Player1" || key == "Player2") {
                 r.players[key == "Player1" ? 0 : 1] = value;
                 havePlayers[key == "Player1" ? 0 : 1] = true;
@@ -356,7 +332,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 r.deal = value;
                 haveDeal = true;
             } else if (key == "Seed") {
-                r.seed = parseUnsigned<std::uint64_t>(value).value_or(0);
+                r.seed = parseNumber<std::uint64_t>(value).value_or(0);
             } else if (key == "Dice") {
                 const auto mode = parseDiceMode(value);
                 if (!mode) return fail("Dice tag '" + value + "'");
@@ -373,7 +349,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
             } else if (key == "Detail") {
                 r.detail = value;
             } else if (key == "Turns") {
-                r.turns = parseUnsigned<std::uint32_t>(value).value_or(0);
+                r.turns = parseNumber<std::uint32_t>(value).value_or(0);
             } else if (key == "Luck") {
                 const auto luck = Luck::parse(value);
                 if (!luck) return fail("Luck tag '" + value + "'");
@@ -420,7 +396,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
             if (isResultToken(token)) {
                 ended = true;
             } else if (isTurnNumber(token)) {
-                turn = parseUnsigned<std::uint32_t>(token.substr(0, token.size() - 1)).value_or(0);
+                turn = parseNumber<std::uint32_t>(token.substr(0, token.size() - 1)).value_or(0);
                 pendingTurn = true;
             } else {
                 r.events.push_back({std::string(token), "", turn, pendingTurn});

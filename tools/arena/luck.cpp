@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+
 #include <cassert>
-#include <cmath>
-#include <numeric>
+#include "names.h"
 
 namespace dejarik::arena {
 
@@ -13,23 +13,15 @@ namespace {
 
 using U128 = unsigned __int128;
 
+constexpr NameTable<DiceMode, 2> kDiceModeNames{{"duplicate", "independent"}};
+
 // Separate the attack and showdown streams of the same round.
 constexpr std::uint64_t kAttackTag = 0xA77AC4ull;
 constexpr std::uint64_t kShowdownTag = 0x5D0ull;
 
-// A kill needs a margin of 7 (RULES §6); a showdown round is decided by the same margin.
-constexpr int kKillMargin = 7;
-
 // After this many undecided showdown rounds the exact odds decide instead; the chance of
 // getting here with any ratings of the rulesets is far below 10^-100.
 constexpr int kMaxShowdownRounds = 100000;
-
-Outcome outcomeOfMargin(int margin) {
-    if (margin >= kKillMargin) return Outcome::Kill;
-    if (margin >= 1) return Outcome::Push;
-    if (margin > -kKillMargin) return Outcome::CounterPush;
-    return Outcome::CounterKill;
-}
 
 // counts[s] = the number of face tuples of `sides` summing to s (s from 0, the unused low
 // sums stay zero).
@@ -79,11 +71,10 @@ std::vector<int> unrankFaces(const std::vector<int>& sides, int sum, std::uint64
     return faces;
 }
 
-int secondaryDieSides(int rating) {
-    if (rating >= 7) return 4;
-    if (rating >= 5) return 6;
-    if (rating >= 3) return 8;
-    return 10;
+// A side's dice (dice.h) before the roll.
+SideRoll unrolled(DiceModel model, int rating) {
+    SideDice dice = sideDice(model, rating);
+    return {dice.bonus, std::move(dice.sides), {}};
 }
 
 std::uint64_t rollDie(std::uint64_t word, int sides) {
@@ -113,13 +104,11 @@ std::uint64_t mixKey(std::uint64_t key, std::uint64_t value) {
 }
 
 std::string_view diceModeName(DiceMode mode) {
-    return mode == DiceMode::Duplicate ? "duplicate" : "independent";
+    return kDiceModeNames.name(mode);
 }
 
 std::optional<DiceMode> parseDiceMode(std::string_view name) {
-    if (name == "duplicate") return DiceMode::Duplicate;
-    if (name == "independent") return DiceMode::Independent;
-    return std::nullopt;
+    return kDiceModeNames.parse(name);
 }
 
 int SideRoll::score() const {
@@ -149,29 +138,8 @@ std::string AttackRoll::describe(char attackerLetter, char defenderLetter) const
                        defender.str());
 }
 
-SideRoll sideDice(DiceModel model, int rating) {
-    SideRoll side;
-    switch (model) {
-        case DiceModel::Pools:
-            side.sides.assign(static_cast<std::size_t>(rating), 6);
-            break;
-        case DiceModel::D20:
-            side.bonus = rating;
-            side.sides = {20, secondaryDieSides(rating)};
-            break;
-        case DiceModel::TwoD10:
-            side.bonus = rating;
-            side.sides = {10, 10, secondaryDieSides(rating)};
-            break;
-        case DiceModel::SplitD6:
-            side.sides = {6};
-            break;
-    }
-    return side;
-}
-
 std::uint64_t rollCount(DiceModel model, int attack, int defence) {
-    if (model == DiceModel::SplitD6) return 6;
+    if (model == DiceModel::SplitD6) return 6;  // one die for both sides
     // At most 6^16 rolls (pools, 8 dice against 8): the product fits 64 bits.
     std::uint64_t n = 1;
     for (const int sides : sideDice(model, attack).sides)
@@ -193,24 +161,16 @@ AttackRoll rollAttackRank(DiceModel model, int attack, int defence, std::uint64_
         // for the high faces), the counter-pushes, and counter-kill last.
         const int r = 6 - static_cast<int>(rank);
         roll.die = r;
-        roll.attacker.bonus = attack;
-        roll.attacker.sides = {6};
+        roll.attacker = unrolled(model, attack);
         roll.attacker.faces = {r};
-        roll.defender.bonus = defence;
-        roll.defender.sides = {6};
+        roll.defender = unrolled(model, defence);
         roll.defender.faces = {7 - r};
-        if (r == 6) {
-            roll.outcome = Outcome::Kill;
-        } else if (r == 1) {
-            roll.outcome = Outcome::CounterKill;
-        } else {
-            roll.outcome = r + attack > 7 - r + defence ? Outcome::Push : Outcome::CounterPush;
-        }
+        roll.outcome = splitD6Outcome(r, attack, defence);
         return roll;
     }
 
-    roll.attacker = sideDice(model, attack);
-    roll.defender = sideDice(model, defence);
+    roll.attacker = unrolled(model, attack);
+    roll.defender = unrolled(model, defence);
     const auto countA = faceSumCounts(roll.attacker.sides);
     const auto countD = faceSumCounts(roll.defender.sides);
     const int maxA = static_cast<int>(countA.size()) - 1,
@@ -301,26 +261,15 @@ ShowdownRoll rollShowdown(const Rules& rules, Creature p1, Creature p2, const Lu
     const DiceModel model = rules.dice();
     constexpr int kListedRounds = 12;
     for (int round = 0; round < kMaxShowdownRounds; ++round) {
-        SideRoll s1, s2;
-        if (model == DiceModel::SplitD6) {
-            s1 = {r1, {6}, {static_cast<int>(rollDie(luck.showdownWord(round, 0), 6))}};
-            s2 = {r2, {6}, {static_cast<int>(rollDie(luck.showdownWord(round, 1), 6))}};
-        } else {
-            s1 = sideDice(model, r1);
-            s2 = sideDice(model, r2);
-            std::uint64_t die = 0;
-            for (const int sides : s1.sides)
-                s1.faces.push_back(
-                    static_cast<int>(rollDie(luck.showdownWord(round, die++), sides)));
-            for (const int sides : s2.sides)
-                s2.faces.push_back(
-                    static_cast<int>(rollDie(luck.showdownWord(round, die++), sides)));
-        }
+        SideRoll s1 = unrolled(model, r1), s2 = unrolled(model, r2);
+        std::uint64_t die = 0;
+        for (const int sides : s1.sides)
+            s1.faces.push_back(static_cast<int>(rollDie(luck.showdownWord(round, die++), sides)));
+        for (const int sides : s2.sides)
+            s2.faces.push_back(static_cast<int>(rollDie(luck.showdownWord(round, die++), sides)));
         const int margin = s1.score() - s2.score();
-        const bool decided =
-            model == DiceModel::SplitD6 ? margin != 0 : std::abs(margin) >= kKillMargin;
         result.rounds = round + 1;
-        if (decided) {
+        if (showdownRoundWinner(model, margin) != 0) {
             result.winner = margin > 0 ? Player::One : Player::Two;
             result.comment += fmt::format(" {} vs {}, player {} wins in round {}", s1.str(),
                                           s2.str(), margin > 0 ? 1 : 2, round + 1);

@@ -66,9 +66,6 @@ struct AttackRoll {
     [[nodiscard]] std::string describe(char attackerLetter, char defenderLetter) const;
 };
 
-// The dice of one side of a model (RULES §7) for a rating; not for split-d6.
-[[nodiscard]] SideRoll sideDice(DiceModel model, int rating);
-
 // The number of equally likely rolls of an attack (face tuples of both sides).
 [[nodiscard]] std::uint64_t rollCount(DiceModel model, int attack, int defence);
 

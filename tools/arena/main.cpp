@@ -24,7 +24,9 @@
 #include <thread>
 
 #include "analysis.h"
+#include "command_line.h"
 #include "deals.h"
+#include "text_file.h"
 #include "tournament.h"
 
 namespace po = boost::program_options;
@@ -33,37 +35,21 @@ using namespace dejarik::arena;
 
 namespace {
 
+constexpr std::string_view kProgram = "dejarik-arena";
 constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
 constexpr int kExitInterrupted = 130;
 
 int usageError(const std::string& message) {
-    std::cerr << "dejarik-arena: error: " << message << "\n";
-    return kExitUsage;
+    return tools::usageError(kProgram, message);
 }
 
-// Parses a subcommand's arguments into vm (inspect, if given, sees them first): nothing to
-// go on with, or the exit code to return (after a usage error, or 0 after --help).
-std::optional<int> parseArguments(
-    const po::options_description& desc, const std::vector<std::string>& args,
-    po::variables_map& vm, const po::positional_options_description* positional = nullptr,
-    const std::function<void(const po::parsed_options&)>& inspect = {}) {
-    try {
-        po::command_line_parser parser(args);
-        parser.options(desc);
-        if (positional) parser.positional(*positional);
-        const auto parsed = parser.run();
-        if (inspect) inspect(parsed);
-        po::store(parsed, vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return usageError(e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
-    return std::nullopt;
+// Parses a subcommand whose words other than options are files, for its option "input".
+std::optional<int> parseWithFiles(const po::options_description& desc,
+                                  const std::vector<std::string>& args, po::variables_map& vm) {
+    po::positional_options_description files;
+    files.add("input", -1);
+    return tools::parseCommandLine({.program = kProgram, .options = desc, .positional = &files},
+                                   args, vm);
 }
 
 // The words of a multitoken option, each followed by a space.
@@ -214,10 +200,12 @@ int runCommand(const std::vector<std::string>& args) {
 
     po::variables_map vm;
     std::vector<std::vector<std::string>> engineItems;
-    if (auto code = parseArguments(desc, args, vm, nullptr, [&](const po::parsed_options& parsed) {
-            for (const auto& o : parsed.options)
-                if (o.string_key == "engine") engineItems.push_back(o.value);
-        }))
+    const auto collectEngines = [&](const po::parsed_options& parsed) {
+        for (const auto& o : parsed.options)
+            if (o.string_key == "engine") engineItems.push_back(o.value);
+    };
+    if (auto code = tools::parseCommandLine(
+            {.program = kProgram, .options = desc, .inspect = collectEngines}, args, vm))
         return *code;
 
     std::string error;
@@ -328,10 +316,8 @@ int mergeCommand(const std::vector<std::string>& args) {
                                                    "write the merged results file here")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(), "SPRT line for the table")(
         "input", po::value(&inputs), "results files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (inputs.empty()) return usageError("merge: give results files");
     std::string error;
     std::vector<ResultsFile> files;
@@ -395,7 +381,8 @@ int demoCommand(const std::vector<std::string>& args) {
                                                          "nodes per decision")(
         "record", po::value(&recordPath), "also write the record to this file");
     po::variables_map vm;
-    if (auto code = parseArguments(desc, args, vm)) return *code;
+    if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, args, vm))
+        return *code;
     if (enginePath.empty()) return usageError("demo: give --engine PATH");
     std::string error;
     auto rules = ruleSettings(ruleset, ruleItems, error);
@@ -486,10 +473,8 @@ int replayCommand(const std::vector<std::string>& args) {
     desc.add_options()("help,h", "show this help")("engine", po::value(&enginePath),
                                                    "also replay through this engine")(
         "input", po::value(&inputs), "record files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     std::string error;
     auto records = readRecords(inputs, error);
     if (!records) return usageError(error);
@@ -559,10 +544,8 @@ int calibrateCommand(const std::vector<std::string>& args) {
                                                    "only this engine's decisions")(
         "bins", po::value(&bins), "number of ev bins over [-1, 1] (default 10)")(
         "input", po::value(&inputs), "record files");
-    po::positional_options_description positional;
-    positional.add("input", -1);
     po::variables_map vm;
-    if (auto code = parseArguments(desc, args, vm, &positional)) return *code;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (bins < 1 || bins > 200) return usageError("--bins: 1 to 200");
     std::string error;
     auto records = readRecords(inputs, error);

@@ -3,26 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "names.h"
+#include "number.h"
+#include "text_file.h"
 
 namespace dejarik::arena {
 
 namespace {
 
 constexpr std::string_view kMagic = "# dejarik-arena results 1";
-
-template <typename T>
-std::optional<T> number(std::string_view s) {
-    T v{};
-    if (s.empty()) return std::nullopt;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
 
 std::string signedNumber(double v, int decimals) {
     if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
@@ -37,17 +30,8 @@ std::string plusMinus(double v, int decimals) {
     return fmt::format("{:.{}f}", v, decimals);
 }
 
-std::string_view sprtVerdict(SprtDecision d) {
-    switch (d) {
-        case SprtDecision::AcceptH0:
-            return "H0 accepted";
-        case SprtDecision::AcceptH1:
-            return "H1 accepted";
-        case SprtDecision::Continue:
-            break;
-    }
-    return "continue";
-}
+constexpr NameTable<TournamentKind, 2> kTournamentKindNames{{"roundrobin", "gauntlet"}};
+constexpr NameTable<SprtDecision, 3> kSprtVerdicts{{"continue", "H0 accepted", "H1 accepted"}};
 
 std::string pentaText(const Pentanomial& p) {
     return fmt::format("[{}, {}, {}, {}, {}]", p.counts[0], p.counts[1], p.counts[2], p.counts[3],
@@ -57,13 +41,11 @@ std::string pentaText(const Pentanomial& p) {
 }  // namespace
 
 std::string_view tournamentKindName(TournamentKind k) {
-    return k == TournamentKind::RoundRobin ? "roundrobin" : "gauntlet";
+    return kTournamentKindNames.name(k);
 }
 
 std::optional<TournamentKind> parseTournamentKind(std::string_view name) {
-    if (name == "roundrobin") return TournamentKind::RoundRobin;
-    if (name == "gauntlet") return TournamentKind::Gauntlet;
-    return std::nullopt;
+    return kTournamentKindNames.parse(name);
 }
 
 std::vector<Encounter> scheduleEncounters(TournamentKind kind, int engines) {
@@ -129,7 +111,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
             r.description.push_back(rest);
         } else if (kind == "engine") {
             const auto space = rest.find(' ');
-            const auto index = number<std::size_t>(rest.substr(0, space));
+            const auto index = parseNumber<std::size_t>(rest.substr(0, space));
             if (!index || *index != r.engines.size() || space == std::string::npos)
                 return fail("malformed engine line");
             r.engines.push_back(rest.substr(space + 1));
@@ -141,7 +123,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                 return fail("malformed encounter line");
             r.encounters.push_back(enc);
         } else if (kind == "pairs") {
-            const auto p = number<std::uint64_t>(rest);
+            const auto p = parseNumber<std::uint64_t>(rest);
             if (!p) return fail("malformed pairs line");
             r.pairs = *p;
         } else if (kind == "game") {
@@ -156,19 +138,19 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                 const std::string_view value = std::string_view(item).substr(eq + 1);
                 bool ok = true;
                 if (key == "job") {
-                    const auto v = number<std::uint64_t>(value);
+                    const auto v = parseNumber<std::uint64_t>(value);
                     ok = v.has_value();
                     g.job = v.value_or(0);
                 } else if (key == "round") {
-                    const auto v = number<std::uint64_t>(value);
+                    const auto v = parseNumber<std::uint64_t>(value);
                     ok = v && *v >= 1;
                     g.round = v.value_or(1) - 1;
                 } else if (key == "game") {
-                    const auto v = number<int>(value);
+                    const auto v = parseNumber<int>(value);
                     ok = v && (*v == 1 || *v == 2);
                     g.game = v.value_or(1) - 1;
                 } else if (key == "encounter" || key == "p1" || key == "p2") {
-                    const auto v = number<int>(value);
+                    const auto v = parseNumber<int>(value);
                     ok = v && *v >= 0;
                     (key == "encounter" ? g.encounter
                      : key == "p1"      ? g.player1
@@ -182,7 +164,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                     ok = v.has_value();
                     g.termination = v.value_or(Termination::QuietDraw);
                 } else if (key == "turns") {
-                    const auto v = number<std::uint32_t>(value);
+                    const auto v = parseNumber<std::uint32_t>(value);
                     ok = v.has_value();
                     g.turns = v.value_or(0);
                 } else if (key == "attack-luck" || key == "showdown-luck") {
@@ -194,7 +176,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                         (key == "attack-luck" ? g.luck.attacks : g.luck.showdown) =
                             key == "attack-luck" ? luck->attacks : luck->showdown;
                 } else if (key == "events") {
-                    const auto v = number<std::uint64_t>(value);
+                    const auto v = parseNumber<std::uint64_t>(value);
                     ok = v.has_value();
                     g.events = v.value_or(0);
                 }
@@ -220,17 +202,6 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
         return std::nullopt;
     }
     return r;
-}
-
-std::optional<std::string> readTextFile(const std::string& path, std::string& error) {
-    std::ifstream in(path);
-    if (!in) {
-        error = "cannot open '" + path + "'";
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::optional<ResultsFile> readResultsFile(const std::string& path, std::string& error) {
@@ -394,7 +365,7 @@ std::string formatTable(const ResultsFile& results, const std::optional<SprtConf
         const double llr = sprtLlr(*sprt, stats[0].penta);
         out += fmt::format("SPRT ({}, pentanomial): LLR {:.2f} [{:.2f}, {:.2f}]: {}\n", sprt->str(),
                            llr, sprt->lowerBound(), sprt->upperBound(),
-                           sprtVerdict(sprt->decide(llr)));
+                           kSprtVerdicts.name(sprt->decide(llr)));
     }
     return out;
 }

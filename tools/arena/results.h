@@ -64,8 +64,6 @@ struct ResultsFile {
 };
 
 [[nodiscard]] std::optional<ResultsFile> parseResults(std::string_view text, std::string& error);
-// The whole text of a file; empty, with error "cannot open 'PATH'", if it cannot be read.
-[[nodiscard]] std::optional<std::string> readTextFile(const std::string& path, std::string& error);
 [[nodiscard]] std::optional<ResultsFile> readResultsFile(const std::string& path,
                                                          std::string& error);
 // The union of the games of runs with the same fingerprint (shards of one run, or a run

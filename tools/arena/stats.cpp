@@ -1,16 +1,20 @@
 #include "stats.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <sstream>
 #include <vector>
 
+#include "names.h"
+#include "number.h"
+
 namespace dejarik::arena {
 
 namespace {
+
+constexpr NameTable<EloModel, 2> kEloModelNames{{"logistic", "normalized"}};
 
 // Elo per unit of normalized t: 800 / ln 10.
 const double kNormalizedScale = 800.0 / std::numbers::ln10;
@@ -146,13 +150,6 @@ double llr(const SprtConfig& config, const Vec<N>& scores, const std::array<std:
     return total * sum;
 }
 
-std::optional<double> parseNumber(std::string_view s) {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 }  // namespace
 
 std::int64_t Pentanomial::pairs() const {
@@ -267,7 +264,7 @@ double likelihoodOfSuperiority(const Wdl& wdl) {
 }
 
 std::string_view eloModelName(EloModel model) {
-    return model == EloModel::Logistic ? "logistic" : "normalized";
+    return kEloModelNames.name(model);
 }
 
 double SprtConfig::lowerBound() const {
@@ -296,17 +293,15 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
         }
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
         if (key == "model") {
-            if (value == "logistic") {
-                c.model = EloModel::Logistic;
-            } else if (value == "normalized") {
-                c.model = EloModel::Normalized;
-            } else {
+            const auto model = kEloModelNames.parse(value);
+            if (!model) {
                 error = "SPRT model '" + value + "' (expected logistic or normalized)";
                 return std::nullopt;
             }
+            c.model = *model;
             continue;
         }
-        const auto v = parseNumber(value);
+        const auto v = parseNumber<double>(value);
         double* field = key == "elo0"    ? &c.elo0
                         : key == "elo1"  ? &c.elo1
                         : key == "alpha" ? &c.alpha

@@ -1,0 +1,44 @@
+#include "command_line.h"
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace dejarik::tools {
+
+int usageError(std::string_view program, std::string_view message) {
+    std::cerr << program << ": error: " << message << "\n";
+    return kExitUsage;
+}
+
+std::optional<int> parseCommandLine(const CommandLine& line, const std::vector<std::string>& args,
+                                    po::variables_map& vm) {
+    try {
+        po::options_description all;
+        all.add(line.options);
+        if (line.hidden) all.add(*line.hidden);
+        // An empty positional description turns stray words into an error instead of
+        // silently dropping them.
+        const po::positional_options_description none;
+        po::command_line_parser parser(args);
+        parser.options(all).positional(line.positional ? *line.positional : none);
+        const po::parsed_options parsed = parser.run();
+        if (line.inspect) line.inspect(parsed);
+        po::store(parsed, vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usageError(line.program, e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << line.options << "\n";
+        return 0;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> parseCommandLine(const CommandLine& line, int argc, char** argv,
+                                    po::variables_map& vm) {
+    return parseCommandLine(line, std::vector<std::string>(argv + 1, argv + argc), vm);
+}
+
+}  // namespace dejarik::tools
