@@ -1,10 +1,10 @@
-#include "eval/attrition.h"
+#include "attrition.h"
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 
-#include "eval/eval.h"
+#include "eval.h"
 
 namespace dejarik::eval {
 

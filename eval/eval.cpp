@@ -1,7 +1,7 @@
-#include "eval/eval.h"
+#include "eval.h"
 
-#include "eval/placement.h"
-#include "eval/terms.h"
+#include "placement.h"
+#include "terms.h"
 
 namespace dejarik::eval {
 

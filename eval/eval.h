@@ -12,10 +12,10 @@
 //   explain.*    the breakdown of the terms, win/draw/loss
 #pragma once
 
-#include "eval/explain.h"
-#include "eval/memo.h"
-#include "eval/tunables.h"
+#include "explain.h"
+#include "memo.h"
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::eval {
 

@@ -1,13 +1,13 @@
-#include "eval/explain.h"
+#include "explain.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "eval/attrition.h"
-#include "eval/fastmath.h"
-#include "eval/placement.h"
-#include "eval/terms.h"
+#include "attrition.h"
+#include "fastmath.h"
+#include "placement.h"
+#include "terms.h"
 
 namespace dejarik::eval {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/tunables.h"
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::eval {
 

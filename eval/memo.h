@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "eval/tunables.h"
 #include "rules.h"
+#include "tunables.h"
 
 namespace dejarik::eval {
 

@@ -1,6 +1,6 @@
-#include "eval/placement.h"
+#include "placement.h"
 
-#include "eval/terms.h"
+#include "terms.h"
 
 namespace dejarik::eval {
 

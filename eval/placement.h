@@ -2,9 +2,9 @@
 // decider (docs/eval.md, "Placements and finished games").
 #pragma once
 
-#include "eval/memo.h"
-#include "eval/tunables.h"
+#include "memo.h"
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::eval {
 

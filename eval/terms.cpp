@@ -3,17 +3,17 @@
 // result. The backbone is the attrition model (material); the other terms are the expected
 // material changes of the attacks each side can make soon, converted to the same logit,
 // plus small positional and ruleset terms.
-#include "eval/terms.h"
+#include "terms.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
-#include "eval/attack.h"
-#include "eval/attrition.h"
-#include "eval/fastmath.h"
-#include "eval/geometry.h"
-#include "eval/material.h"
+#include "attack.h"
+#include "attrition.h"
+#include "board_material.h"
+#include "fastmath.h"
+#include "geometry.h"
 #include "movegen.h"
 
 namespace dejarik::eval {

@@ -4,10 +4,10 @@
 
 #include <array>
 
-#include "eval/eval.h"
-#include "eval/memo.h"
-#include "eval/tunables.h"
+#include "eval.h"
+#include "memo.h"
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::eval {
 

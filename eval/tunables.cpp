@@ -1,4 +1,4 @@
-#include "eval/tunables.h"
+#include "tunables.h"
 
 #include <array>
 #include <cerrno>
@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "eval/eval.h"
+#include "eval.h"
 
 namespace dejarik::eval {
 

@@ -1,4 +1,4 @@
-#include "protocol/cli.h"
+#include "cli.h"
 
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
+#include "bench.h"
+#include "command.h"
+#include "display.h"
+#include "engine.h"
+#include "info.h"
+#include "odds.h"
+#include "options.h"
+#include "output.h"
 #include "position.h"
-#include "protocol/command.h"
-#include "protocol/display.h"
-#include "protocol/engine.h"
-#include "protocol/info.h"
-#include "protocol/odds.h"
-#include "protocol/options.h"
-#include "protocol/output.h"
 #include "rules.h"
-#include "search/bench.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace po = boost::program_options;
 

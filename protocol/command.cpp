@@ -1,4 +1,4 @@
-#include "protocol/command.h"
+#include "command.h"
 
 #include <charconv>
 #include <limits>

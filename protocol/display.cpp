@@ -1,4 +1,4 @@
-#include "protocol/display.h"
+#include "display.h"
 
 #include <cmath>
 #include <cstdio>

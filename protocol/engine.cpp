@@ -1,4 +1,4 @@
-#include "protocol/engine.h"
+#include "engine.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,14 +8,14 @@
 #include <new>
 #include <stdexcept>
 
-#include "eval/eval.h"
+#include "baselines.h"
+#include "bench.h"
+#include "display.h"
+#include "eval.h"
+#include "info.h"
+#include "odds.h"
+#include "options.h"
 #include "perft.h"
-#include "protocol/display.h"
-#include "protocol/info.h"
-#include "protocol/odds.h"
-#include "protocol/options.h"
-#include "search/baselines.h"
-#include "search/bench.h"
 
 namespace dejarik::protocol {
 

@@ -21,12 +21,12 @@
 #include <thread>
 #include <vector>
 
+#include "command.h"
+#include "options.h"
+#include "output.h"
 #include "position.h"
-#include "protocol/command.h"
-#include "protocol/options.h"
-#include "protocol/output.h"
 #include "rules.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace dejarik::protocol {
 

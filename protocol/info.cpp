@@ -1,10 +1,10 @@
-#include "protocol/info.h"
+#include "info.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "eval/eval.h"
+#include "eval.h"
 
 namespace dejarik::protocol {
 

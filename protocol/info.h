@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "position.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace dejarik::protocol {
 

@@ -1,4 +1,4 @@
-#include "protocol/odds.h"
+#include "odds.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "protocol/options.h"
+#include "options.h"
 
 #include <array>
 #include <vector>

@@ -15,7 +15,7 @@
 
 #include "option.h"
 #include "rules.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace dejarik::protocol {
 

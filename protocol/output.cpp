@@ -1,4 +1,4 @@
-#include "protocol/output.h"
+#include "output.h"
 
 #include <spdlog/spdlog.h>
 

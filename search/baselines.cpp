@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "eval/attack.h"
+#include "attack.h"
 #include "movegen.h"
 #include "splitmix.h"
 

@@ -1,10 +1,10 @@
-#include "search/bench.h"
+#include "bench.h"
 
 #include <array>
 #include <chrono>
 #include <string_view>
 
-#include "search/search.h"
+#include "search.h"
 
 namespace dejarik::search {
 

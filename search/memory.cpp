@@ -1,4 +1,4 @@
-#include "search/memory.h"
+#include "memory.h"
 
 #include <algorithm>
 

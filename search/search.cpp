@@ -1,4 +1,4 @@
-#include "search/search.h"
+#include "search.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,13 +8,13 @@
 #include <new>
 #include <thread>
 
-#include "eval/attack.h"
-#include "eval/eval.h"
-#include "search/memory.h"
-#include "search/star.h"
-#include "search/thread_pool.h"
-#include "search/timeman.h"
-#include "search/ttable.h"
+#include "attack.h"
+#include "eval.h"
+#include "memory.h"
+#include "star.h"
+#include "thread_pool.h"
+#include "timeman.h"
+#include "ttable.h"
 #include "zobrist.h"
 
 namespace dejarik::search {

@@ -1,4 +1,4 @@
-#include "search/thread_pool.h"
+#include "thread_pool.h"
 
 #include <condition_variable>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "search/timeman.h"
+#include "timeman.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "position.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace dejarik::search {
 

@@ -1,4 +1,4 @@
-#include "search/ttable.h"
+#include "ttable.h"
 
 #include <algorithm>
 #include <bit>

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "event.h"
-#include "search/memory.h"
+#include "memory.h"
 
 namespace dejarik::search {
 

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "generate.h"
+#include "index.h"
 #include "position.h"
 #include "rules.h"
 #include "symmetry.h"
-#include "tables/generate.h"
-#include "tables/index.h"
-#include "tables/tablebase.h"
+#include "tablebase.h"
 
 namespace po = boost::program_options;
 using namespace dejarik;

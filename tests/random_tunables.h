@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "eval/tunables.h"
+#include "tunables.h"
 
 namespace dejarik::testing {
 

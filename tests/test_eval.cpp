@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "eval/attack.h"
-#include "eval/eval.h"
-#include "eval/tunables.h"
+#include "attack.h"
+#include "eval.h"
 #include "movegen.h"
 #include "random_positions.h"
 #include "random_tunables.h"
 #include "symmetry.h"
+#include "tunables.h"
 
 using namespace dejarik;
 

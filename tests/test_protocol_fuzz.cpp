@@ -4,7 +4,7 @@
 // exactly one bestmove.
 #include <random>
 
-#include "protocol/command.h"
+#include "command.h"
 #include "test_protocol_support.h"
 
 using namespace dejarik::test;

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "protocol/options.h"
+#include "options.h"
 
 using namespace dejarik;
 using namespace dejarik::protocol;

@@ -1,7 +1,7 @@
 // The pure DEI line parser: no engine, no threads.
 #include <doctest/doctest.h>
 
-#include "protocol/command.h"
+#include "command.h"
 
 using namespace dejarik::protocol;
 

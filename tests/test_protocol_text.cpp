@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "display.h"
+#include "info.h"
+#include "odds.h"
 #include "position.h"
-#include "protocol/display.h"
-#include "protocol/info.h"
-#include "protocol/odds.h"
 #include "rules.h"
 #include "test_text_lines.h"
 

@@ -3,12 +3,12 @@
 
 #include <random>
 
+#include "bench.h"
 #include "random_positions.h"
-#include "search/bench.h"
-#include "search/search.h"
-#include "search/star.h"
-#include "search/thread_pool.h"
+#include "search.h"
+#include "star.h"
 #include "symmetry.h"
+#include "thread_pool.h"
 
 #include <sys/resource.h>
 

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "random_positions.h"
-#include "search/search.h"
+#include "search.h"
 
 using namespace dejarik;
 using namespace dejarik::search;

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <random>
 
+#include "file.h"
 #include "random_positions.h"
-#include "tables/file.h"
 #include "test_tables_support.h"
 
 namespace dejarik::testing {

@@ -11,11 +11,11 @@
 #include <random>
 #include <set>
 
+#include "index.h"
+#include "material.h"
 #include "random_positions.h"
+#include "retrograde.h"
 #include "symmetry.h"
-#include "tables/index.h"
-#include "tables/material.h"
-#include "tables/retrograde.h"
 #include "test_tables_support.h"
 
 namespace dejarik::testing {

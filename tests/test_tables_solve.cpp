@@ -6,10 +6,10 @@
 #include <cmath>
 #include <random>
 
+#include "file.h"
 #include "perft.h"
 #include "random_positions.h"
 #include "symmetry.h"
-#include "tables/file.h"
 #include "test_tables_support.h"
 
 namespace dejarik::testing {

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "generate.h"
+#include "index.h"
 #include "position.h"
 #include "rules.h"
-#include "tables/generate.h"
-#include "tables/index.h"
-#include "tables/tablebase.h"
+#include "tablebase.h"
 
 namespace dejarik::testing {
 

@@ -2,7 +2,7 @@
 // another iteration. Pure functions, checked without searching.
 #include <doctest/doctest.h>
 
-#include "search/timeman.h"
+#include "timeman.h"
 
 using namespace dejarik;
 using namespace dejarik::search;

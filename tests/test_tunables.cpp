@@ -12,8 +12,8 @@
 #include <string>
 #include <type_traits>
 
-#include "eval/tunables.h"
 #include "random_tunables.h"
+#include "tunables.h"
 
 using namespace dejarik;
 using testing::randomTunables;

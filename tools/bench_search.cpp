@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bench.h"
 #include "command_line.h"
-#include "search/bench.h"
-#include "search/search.h"
+#include "search.h"
 
 namespace po = boost::program_options;
 using namespace dejarik;

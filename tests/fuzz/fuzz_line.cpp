@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "protocol/command.h"
+#include "command.h"
 
 using namespace dejarik::protocol;
 

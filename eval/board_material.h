@@ -5,8 +5,8 @@
 
 #include <array>
 
-#include "eval/attrition.h"
-#include "eval/memo.h"
+#include "attrition.h"
+#include "memo.h"
 #include "position.h"
 
 namespace dejarik::eval {

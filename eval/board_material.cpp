@@ -1,9 +1,9 @@
-#include "eval/material.h"
+#include "board_material.h"
 
 #include <span>
 
-#include "eval/attrition.h"
-#include "eval/fastmath.h"
+#include "attrition.h"
+#include "fastmath.h"
 
 namespace dejarik::eval {
 
