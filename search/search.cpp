@@ -15,6 +15,7 @@
 #include "search/thread_pool.h"
 #include "search/timeman.h"
 #include "search/ttable.h"
+#include "tables/tablebase.h"
 #include "zobrist.h"
 
 namespace dejarik::search {
@@ -117,8 +118,10 @@ class Worker {
     // cache and the evaluator's memo stay: both hold exact values keyed by all they depend
     // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
     // save work.
-    void begin(TranspositionTable* tt, const Control& control, bool managesTime) {
+    void begin(TranspositionTable* tt, const Control& control, bool managesTime,
+               const tables::Tablebase* tables) {
         tt_ = tt;
+        tables_ = tables;
         control_ = control;
         managesTime_ = managesTime;
         stopped_ = false;
@@ -143,6 +146,23 @@ class Worker {
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
+    // The endgame tables' value of a position (player 1's view), where they answer: at most
+    // four creatures (the cheap test first), the set present, and under DrawTurns N > 0 at
+    // least kTableDrawMargin actions left before the quiet draw. The tables ignore the draw,
+    // so their value is exact only under DrawTurns 0; otherwise it counts as an evaluation.
+    bool tableValue(const Position& pos, double& value) {
+        if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
+        const int drawTurns = pos.rules().drawTurns();
+        if (drawTurns > 0 &&
+            2 * static_cast<std::int64_t>(drawTurns) - static_cast<std::int64_t>(pos.quiet()) <
+                kTableDrawMargin)
+            return false;
+        const std::optional<double> v = tables_->probe(pos);
+        if (!v) return false;
+        if (drawTurns > 0) ++heuristic_;
+        value = *v;
+        return true;
+    }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
     // through many move orders, and an evaluation costs far more than a lookup.
     double evaluate(const Position& pos) {
@@ -181,6 +201,7 @@ class Worker {
     }
 
     TranspositionTable* tt_ = nullptr;
+    const tables::Tablebase* tables_ = nullptr;
     Control control_;
     bool managesTime_ = false;
     bool stopped_ = false;
@@ -311,6 +332,7 @@ void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) 
 // row (two actions a turn), which is why nothing is negated.
 double Worker::searchDecision(const Position& pos, int depth, double alpha, double beta, int ply) {
     if (!enter(ply)) return 0;
+    if (double v; tableValue(pos, v)) return v;
     if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
 
     const std::uint64_t key = tableKey(pos);
@@ -373,6 +395,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
 // decision node is simply evaluated, which is its value at this depth.
 double Worker::probe(const Position& child, int depth, double alpha, double beta, int ply) {
     if (!enter(ply)) return 0;
+    if (double v; tableValue(child, v)) return v;
     if (child.phase() == Phase::Decision && depth <= 0) return evaluate(child);
     Event first;
     if (tt_) {
@@ -437,8 +460,11 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
 
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
+        double v;
         if (c.kind == NodeKind::Terminal) {
             c.lo = c.hi = terminalValue(c.pos);
+        } else if (tableValue(c.pos, v)) {
+            c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
             TTData e;
             if (tt_->probe(tableKey(c.pos), e) && e.depth >= depth) {
@@ -579,12 +605,13 @@ double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
     return plainExpectiminimax(pos, depth, nodes);
 }
 
-double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
+double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
+                   const tables::Tablebase* tables) {
     std::atomic<bool> stop{false};
     Control control;
     control.stop = &stop;
     Worker w;
-    w.begin(nullptr, control, false);
+    w.begin(nullptr, control, false, tables);
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -592,6 +619,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
 
 struct Searcher::Impl {
     Options options;
+    std::shared_ptr<const tables::Tablebase> tables;  // probed when set
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -653,6 +681,11 @@ void Searcher::clearHash() {
     impl_->tt.clear();
 }
 
+void Searcher::setTables(std::shared_ptr<const tables::Tablebase> tables) {
+    wait();
+    impl_->tables = std::move(tables);
+}
+
 void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onInfo,
                      DoneCallback onDone) {
     wait();
@@ -708,7 +741,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false);
+        w->begin(&tt, helperControl, false, tables.get());
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -813,7 +846,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true);
+    main.begin(&tt, control, true, tables.get());
 
     EventList legal;
     root.generate(legal);

@@ -21,7 +21,16 @@
 
 #include "position.h"
 
+namespace dejarik::tables {
+class Tablebase;
+}
+
 namespace dejarik::search {
+
+// Under DrawTurns N > 0 the tables (solved without the quiet draw) answer only where at
+// least this many actions are left before the draw; nearer to it the search goes on with
+// the evaluator, which knows the distance (docs/search.md, "Endgame tables").
+inline constexpr int kTableDrawMargin = 40;
 
 struct Limits {
     int depth = 0;                               // actions; 0 = no limit
@@ -89,6 +98,9 @@ class Searcher {
     [[nodiscard]] const Options& options() const;
     // Blocking; not while a search runs.
     void clearHash();
+    // Blocking; not while a search runs. The endgame tables probed at every node with at
+    // most four creatures (null: none). Tables of another rule mix answer nothing.
+    void setTables(std::shared_ptr<const tables::Tablebase> tables);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from
@@ -114,7 +126,9 @@ class Searcher {
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with
-// expectiminimax. Value for player 1; counts the nodes it enters.
-[[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes);
+// expectiminimax, probing `tables` when given. Value for player 1; counts the nodes it
+// enters.
+[[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
+                                 const tables::Tablebase* tables = nullptr);
 
 }  // namespace dejarik::search
