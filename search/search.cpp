@@ -147,20 +147,22 @@ class Worker {
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
     // The endgame tables' value of a position (player 1's view), where they answer: at most
-    // four creatures (the cheap test first), the set present, and under DrawTurns N > 0 at
-    // least kTableDrawMargin actions left before the quiet draw. The tables ignore the draw,
-    // so their value is exact only under DrawTurns 0; otherwise it counts as an evaluation.
+    // four creatures (the cheap test first) and the set present. The tables ignore the
+    // quiet draw, so their value is exact only under DrawTurns 0; under DrawTurns N it counts
+    // as an evaluation, scaled toward the draw's 0 over the last kTableDrawMargin actions
+    // before it (docs/search.md, "Endgame tables").
     bool tableValue(const Position& pos, double& value) {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
-        const int drawTurns = pos.rules().drawTurns();
-        if (drawTurns > 0 &&
-            2 * static_cast<std::int64_t>(drawTurns) - static_cast<std::int64_t>(pos.quiet()) <
-                kTableDrawMargin)
-            return false;
         const std::optional<double> v = tables_->probe(pos);
         if (!v) return false;
-        if (drawTurns > 0) ++heuristic_;
         value = *v;
+        if (const int drawTurns = pos.rules().drawTurns(); drawTurns > 0) {
+            ++heuristic_;
+            const std::int64_t left =
+                2 * static_cast<std::int64_t>(drawTurns) - static_cast<std::int64_t>(pos.quiet());
+            if (left < kTableDrawMargin)
+                value *= static_cast<double>(std::max<std::int64_t>(left, 0)) / kTableDrawMargin;
+        }
         return true;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear

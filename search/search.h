@@ -27,9 +27,10 @@ class Tablebase;
 
 namespace dejarik::search {
 
-// Under DrawTurns N > 0 the tables (solved without the quiet draw) answer only where at
-// least this many actions are left before the draw; nearer to it the search goes on with
-// the evaluator, which knows the distance (docs/search.md, "Endgame tables").
+// Under DrawTurns N > 0 the tables' values (solved without the quiet draw) are scaled
+// toward the draw's 0 over the last this many actions before it: a side that can win has a
+// reason to attack (an attack resets the quiet counter) before the draw takes its win
+// (docs/search.md, "Endgame tables").
 inline constexpr int kTableDrawMargin = 40;
 
 struct Limits {

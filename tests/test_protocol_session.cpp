@@ -549,7 +549,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 17);
+        CHECK(e.until("deiok").size() == 20);
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {
