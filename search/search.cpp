@@ -147,22 +147,15 @@ class Worker {
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
     // The endgame tables' value of a position (player 1's view), where they answer: at most
-    // four creatures (the cheap test first) and the set present. The tables ignore the
-    // quiet draw, so their value is exact only under DrawTurns 0; under DrawTurns N it counts
-    // as an evaluation, scaled toward the draw's 0 over the last kTableDrawMargin actions
-    // before it (docs/search.md, "Endgame tables").
-    bool tableValue(const Position& pos, double& value) {
+    // four creatures (the cheap test first), the set present, and DrawTurns 0. The tables
+    // are solved without the quiet draw; under DrawTurns N their value is not the game's,
+    // and each way of using it as an evaluation measured weaker than the evaluator alone
+    // (docs/search.md, "Endgame tables"), so the search does without them there.
+    bool tableValue(const Position& pos, double& value) const {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
         const std::optional<double> v = tables_->probe(pos);
         if (!v) return false;
         value = *v;
-        if (const int drawTurns = pos.rules().drawTurns(); drawTurns > 0) {
-            ++heuristic_;
-            const std::int64_t left =
-                2 * static_cast<std::int64_t>(drawTurns) - static_cast<std::int64_t>(pos.quiet());
-            if (left < kTableDrawMargin)
-                value *= static_cast<double>(std::max<std::int64_t>(left, 0)) / kTableDrawMargin;
-        }
         return true;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
@@ -594,6 +587,12 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
     return pv;
 }
 
+// The tables a search of `root` probes: only under DrawTurns 0, where their values are the
+// game's (see Worker::tableValue).
+const tables::Tablebase* tablesFor(const Position& root, const tables::Tablebase* tables) {
+    return root.rules().drawTurns() == 0 ? tables : nullptr;
+}
+
 struct RootMove {
     Event move;
     double value = -kInfinity;  // deciding player's view
@@ -613,7 +612,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     Control control;
     control.stop = &stop;
     Worker w;
-    w.begin(nullptr, control, false, tables);
+    w.begin(nullptr, control, false, tablesFor(pos, tables));
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -621,7 +620,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 
 struct Searcher::Impl {
     Options options;
-    std::shared_ptr<const tables::Tablebase> tables;  // probed when set
+    std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -649,6 +648,9 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
+    [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
+        return search::tablesFor(root, tables.get());
+    }
 };
 
 void Searcher::Impl::resizeWorkers(int count) {
@@ -743,7 +745,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tables.get());
+        w->begin(&tt, helperControl, false, tablesFor(root));
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -848,7 +850,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true, tables.get());
+    main.begin(&tt, control, true, tablesFor(root));
 
     EventList legal;
     root.generate(legal);

@@ -27,12 +27,6 @@ class Tablebase;
 
 namespace dejarik::search {
 
-// Under DrawTurns N > 0 the tables' values (solved without the quiet draw) are scaled
-// toward the draw's 0 over the last this many actions before it: a side that can win has a
-// reason to attack (an attack resets the quiet counter) before the draw takes its win
-// (docs/search.md, "Endgame tables").
-inline constexpr int kTableDrawMargin = 40;
-
 struct Limits {
     int depth = 0;                               // actions; 0 = no limit
     std::uint64_t nodes = 0;                     // 0 = no limit
@@ -100,7 +94,9 @@ class Searcher {
     // Blocking; not while a search runs.
     void clearHash();
     // Blocking; not while a search runs. The endgame tables probed at every node with at
-    // most four creatures (null: none). Tables of another rule mix answer nothing.
+    // most four creatures (null: none) in searches under DrawTurns 0, where their values
+    // are exact; under DrawTurns N they are not probed (docs/search.md). Tables of another
+    // rule mix answer nothing.
     void setTables(std::shared_ptr<const tables::Tablebase> tables);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
@@ -127,8 +123,8 @@ class Searcher {
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with
-// expectiminimax, probing `tables` when given. Value for player 1; counts the nodes it
-// enters.
+// expectiminimax, probing `tables` when given (under DrawTurns 0 only, as the searcher).
+// Value for player 1; counts the nodes it enters.
 [[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
                                  const tables::Tablebase* tables = nullptr);
 
