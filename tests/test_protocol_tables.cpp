@@ -135,6 +135,25 @@ TEST_SUITE("tables") {
         CHECK(dir.count(".tmp.") == 0);
     }
 
+    TEST_CASE("a rule change opens the tables of the new rules") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kTwoVsOne);
+        (void)e.until("info string tablegen done");
+        CHECK(lineStarting(e.command("d"), "table SG v h: ").find("for player 1") !=
+              std::string::npos);
+        CHECK(e.command("setoption name TableGen value false").empty());
+        CHECK(e.command("setoption name Ruleset value holochess").empty());
+        e.command(std::string("position dfen ") + kTwoVsOne);
+        CHECK(lineStarting(e.command("d"), "table") == "table SG v h: missing");
+        CHECK(e.command("setoption name Ruleset value kelly").empty());
+        e.command(std::string("position dfen ") + kTwoVsOne);
+        CHECK(lineStarting(e.command("d"), "table SG v h: ").find("for player 1") !=
+              std::string::npos);
+    }
+
     TEST_CASE("a TablePath that cannot be read: one error line, the engine plays on") {
         TempDir dir;
         const std::string file = dir.str() + "/not-a-folder";
