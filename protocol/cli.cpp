@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "command.h"
 #include "display.h"
+#include "endgame.h"
 #include "engine.h"
 #include "info.h"
 #include "odds.h"
@@ -209,7 +210,8 @@ int runAnalyse(const std::vector<std::string>& args) {
     if (vm.count("movetime"))
         limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
     if (limits.depth == 0 && limits.movetimeMs == 0) limits.movetimeMs = 1000;
-    const search::Options searchOptions = engineOptionsFrom(vm).search;
+    const Settings settings = engineOptionsFrom(vm);
+    const search::Options searchOptions = settings.search;
 
     const Rules rules = rulesFrom(ruleset, options);
     std::string error;
@@ -226,6 +228,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         throw UsageError{"--hash: cannot allocate " + std::to_string(searchOptions.hashMiB) +
                          " MiB"};
     }
+    std::string tableError;
+    searcher.setTables(openTables(settings, rules, &tableError));
+    if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};
 
     std::cout << "rules    " << rules.describe() << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';

@@ -61,7 +61,8 @@ Engine::Engine(Output& out)
     : out_(out),
       rules_(std::make_unique<const Rules>(settings_.rules)),
       pos_(Position::startpos(*rules_)),
-      decisionDfen_(pos_.dfen()) {}
+      decisionDfen_(pos_.dfen()),
+      generator_([this](const std::string& line) { out_.line(line); }) {}
 
 Engine::~Engine() {
     shutdown();
@@ -71,6 +72,26 @@ void Engine::shutdown() {
     stopJob();
     waitForJob();
     waitForJobThreads();
+    generator_.stop();
+}
+
+void Engine::refreshTables() {
+    if (!tablesStale_) return;
+    tablesStale_ = false;  // a folder that cannot be read is reported once per change
+    generator_.stop();     // it writes for the tables being replaced
+    std::string error;
+    tables_ = openTables(settings_, *rules_, &error);
+    if (!error.empty()) {
+        spdlog::error("{}", error);
+        out_.error(error);
+    }
+    searcher_.setTables(tables_);
+}
+
+void Engine::generateTablesFor() {
+    if (!settings_.tableGen) return;
+    refreshTables();
+    (void)generator_.startFor(tables_, pos_);
 }
 
 search::Searcher& Engine::searcher() {
@@ -235,6 +256,7 @@ void Engine::onDei() {
 void Engine::onIsReady() {
     // Ready means ready to search: the table is had, or the error says why not.
     (void)searcher();
+    if (job() == Job::None) refreshTables();
     out_.line("readyok");
 }
 
@@ -249,9 +271,17 @@ void Engine::onSetOption(const SetOption& cmd) {
         out_.error("setoption: " + *error);
         return;
     }
+    bool reopen = false;
     switch (option->effect) {
         case Effect::NewRules:
             adoptRules(next.rules);
+            tablesStale_ = true;
+            break;
+        case Effect::ReopenTables:
+            reopen = true;
+            break;
+        case Effect::TableGen:
+            if (!next.tableGen) generator_.stop();
             break;
         case Effect::ResizeSearch:
             sizeSearcher(next.search);
@@ -267,6 +297,11 @@ void Engine::onSetOption(const SetOption& cmd) {
             break;
     }
     settings_ = next;
+    if (reopen) {
+        tablesStale_ = true;
+        refreshTables();
+    }
+    generateTablesFor();
 }
 
 void Engine::adoptRules(const RuleOptions& options) {
@@ -323,6 +358,7 @@ void Engine::onPosition(const SetPosition& cmd) {
     pos_ = pos;
     decisionDfen_ = std::move(dfen);
     eventsSinceDecision_ = std::move(since);
+    generateTablesFor();
 }
 
 void Engine::onGo(const Go& cmd) {
@@ -352,6 +388,7 @@ void Engine::onGo(const Go& cmd) {
 
     search::Searcher& s = searcher();
     s.wait();
+    refreshTables();
     startJob(Job::Search);
     const bool showMultipv = settings_.search.multiPv > 1;
     auto onInfo = [this, showMultipv](const search::Info& info) {
@@ -454,6 +491,8 @@ void Engine::onDisplay() {
     char key[32];
     std::snprintf(key, sizeof key, "key %016llx", static_cast<unsigned long long>(pos_.key()));
     lines.emplace_back(key);
+    refreshTables();
+    lines.push_back(tableLine(tables_.get(), pos_));
     out_.lines(lines);
 }
 
@@ -470,6 +509,14 @@ void Engine::onEval() {
         std::snprintf(name, sizeof name, "%-18.18s", t.name.c_str());
         lines.push_back(std::string(name) + fixedWidth(t.player1) + fixedWidth(t.player2) +
                         fixedWidth(t.player1 - t.player2) + (t.note.empty() ? "" : "  " + t.note));
+    }
+    refreshTables();
+    lines.push_back(tableLine(tables_.get(), pos_));
+    // The tables give one value; its win/draw/loss split is derived as the search's is.
+    if (const auto v = tables_ ? tables_->probe(pos_) : std::nullopt) {
+        const auto t = eval::wdl(pos_, *v);
+        lines.push_back("table wdl " + std::to_string(t[0]) + " " + std::to_string(t[1]) + " " +
+                        std::to_string(t[2]) + " for player 1");
     }
     const auto wdl = eval::wdl(pos_, b.value);
     lines.push_back("raw " + signedFixed(b.raw, 3) + " for player 1");

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "command.h"
+#include "endgame.h"
 #include "options.h"
 #include "output.h"
 #include "position.h"
@@ -70,6 +71,12 @@ class Engine {
     void onBench(const Bench& cmd);
 
     void goWithoutSearch();
+    // Opens the endgame tables again when the settings or the rules changed since (an error
+    // line when the folder cannot be read) and hands them to the searcher. Not while a job
+    // runs.
+    void refreshTables();
+    // TableGen: starts making the sets the position needs, if it is on and none is running.
+    void generateTablesFor();
     // Rules built from `options`, with their startpos in place of the position.
     void adoptRules(const RuleOptions& options);
 
@@ -115,6 +122,11 @@ class Engine {
     // The table is allocated by the first command that needs it, at the size the options
     // ask then: `deiok` comes at once, and a Hash set before costs one allocation only.
     bool searcherSized_ = false;
+    // The endgame tables of rules_ (null: off or unreadable), opened again by refreshTables()
+    // once tablesStale_ says the settings or the rules changed.
+    std::shared_ptr<tables::Tablebase> tables_;
+    bool tablesStale_ = true;
+    TableGenerator generator_;
     // Last: destroyed first, so that their destructors stop and join the job threads while
     // everything the jobs touch still exists.
     search::Searcher searcher_;

@@ -9,12 +9,12 @@ namespace dejarik::protocol {
 
 namespace {
 
-constexpr Settings kDefaults{};
+constexpr EngineSettings kDefaults{};
 
 // In PlayerKind order.
 constexpr std::array<std::string_view, 3> kPlayerNames = {"search", "greedy", "random"};
 
-constexpr std::array<Option, 6> kEngineOptions = {{
+constexpr std::array<Option, 9> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -45,6 +45,18 @@ constexpr std::array<Option, 6> kEngineOptions = {{
      },
      {},
      "who answers go: the search, or a baseline player for measurements"},
+    {OptionSpec::check("Tables", kDefaults.tables), Effect::ReopenTables, nullptr,
+     [](Settings& s, const OptionValue& v) { s.tables = v.number != 0; }, "tables",
+     "probe the exact endgame tables (at most four creatures)"},
+    {OptionSpec::string("TablePath", ""), Effect::ReopenTables, nullptr,
+     [](Settings& s, const OptionValue& v) { s.tablePath = v.text; }, "table-path",
+     "the endgame tables' folder (empty: ~/.cache/dejarik/tables or $XDG_CACHE_HOME's)"},
+    {OptionSpec::check("TableGen", kDefaults.tableGen),
+     Effect::TableGen,
+     nullptr,
+     [](Settings& s, const OptionValue& v) { s.tableGen = v.number != 0; },
+     {},
+     "generate the missing endgame tables in the background from five creatures down"},
 }};
 
 }  // namespace

@@ -22,12 +22,23 @@ namespace dejarik::protocol {
 // Who answers `go`: the search, or a baseline player (measurements only).
 enum class PlayerKind : std::uint8_t { Search, Greedy, Random };
 
-// Every value the options set; a default-built Settings holds every option's default.
-struct Settings {
-    RuleOptions rules;
+// The values of the options that are literal types, so that their defaults are constants
+// the registry can declare.
+struct EngineSettings {
     search::Options search;
     std::uint64_t seed = 0;  // the baseline players' random numbers
     PlayerKind player = PlayerKind::Search;
+    // The endgame tables (docs/tables.md): probed by the search when `tables` is on; missing
+    // sets made in the background when `tableGen` is on and a game reaches five creatures
+    // or fewer.
+    bool tables = true;
+    bool tableGen = false;
+};
+
+// Every value the options set; a default-built Settings holds every option's default.
+struct Settings : EngineSettings {
+    RuleOptions rules;
+    std::string tablePath;  // the tables' folder; empty: tables::defaultTablePath()
 };
 
 // What the engine does besides taking the new Settings once an option was set.
@@ -37,6 +48,8 @@ enum class Effect : std::uint8_t {
     ResizeSearch,   // the searcher takes the new search options (a table may not be had)
     ClearHash,      // the table is emptied
     RestartRandom,  // the baseline players' random numbers start again from the seed
+    ReopenTables,   // the endgame tables are opened again from the new settings
+    TableGen,       // background generation is started (or stopped) as the setting says
 };
 
 struct Option {

@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "memory.h"
 #include "star.h"
+#include "tablebase.h"
 #include "thread_pool.h"
 #include "timeman.h"
 #include "ttable.h"
@@ -117,8 +118,10 @@ class Worker {
     // cache and the evaluator's memo stay: both hold exact values keyed by all they depend
     // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
     // save work.
-    void begin(TranspositionTable* tt, const Control& control, bool managesTime) {
+    void begin(TranspositionTable* tt, const Control& control, bool managesTime,
+               const tables::Tablebase* tables) {
         tt_ = tt;
+        tables_ = tables;
         control_ = control;
         managesTime_ = managesTime;
         stopped_ = false;
@@ -143,6 +146,18 @@ class Worker {
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
+    // The endgame tables' value of a position (player 1's view), where they answer: at most
+    // four creatures (the cheap test first), the set present, and DrawTurns 0. The tables
+    // are solved without the quiet draw; under DrawTurns N their value is not the game's,
+    // and each way of using it as an evaluation measured weaker than the evaluator alone
+    // (docs/search.md, "Endgame tables"), so the search does without them there.
+    bool tableValue(const Position& pos, double& value) const {
+        if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
+        const std::optional<double> v = tables_->probe(pos);
+        if (!v) return false;
+        value = *v;
+        return true;
+    }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
     // through many move orders, and an evaluation costs far more than a lookup.
     double evaluate(const Position& pos) {
@@ -181,6 +196,7 @@ class Worker {
     }
 
     TranspositionTable* tt_ = nullptr;
+    const tables::Tablebase* tables_ = nullptr;
     Control control_;
     bool managesTime_ = false;
     bool stopped_ = false;
@@ -311,6 +327,7 @@ void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) 
 // row (two actions a turn), which is why nothing is negated.
 double Worker::searchDecision(const Position& pos, int depth, double alpha, double beta, int ply) {
     if (!enter(ply)) return 0;
+    if (double v; tableValue(pos, v)) return v;
     if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
 
     const std::uint64_t key = tableKey(pos);
@@ -373,6 +390,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
 // decision node is simply evaluated, which is its value at this depth.
 double Worker::probe(const Position& child, int depth, double alpha, double beta, int ply) {
     if (!enter(ply)) return 0;
+    if (double v; tableValue(child, v)) return v;
     if (child.phase() == Phase::Decision && depth <= 0) return evaluate(child);
     Event first;
     if (tt_) {
@@ -437,8 +455,11 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
 
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
+        double v;
         if (c.kind == NodeKind::Terminal) {
             c.lo = c.hi = terminalValue(c.pos);
+        } else if (tableValue(c.pos, v)) {
+            c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
             TTData e;
             if (tt_->probe(tableKey(c.pos), e) && e.depth >= depth) {
@@ -566,6 +587,12 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
     return pv;
 }
 
+// The tables a search of `root` probes: only under DrawTurns 0, where their values are the
+// game's (see Worker::tableValue).
+const tables::Tablebase* tablesFor(const Position& root, const tables::Tablebase* tables) {
+    return root.rules().drawTurns() == 0 ? tables : nullptr;
+}
+
 struct RootMove {
     Event move;
     double value = -kInfinity;  // deciding player's view
@@ -579,12 +606,13 @@ double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
     return plainExpectiminimax(pos, depth, nodes);
 }
 
-double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
+double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
+                   const tables::Tablebase* tables) {
     std::atomic<bool> stop{false};
     Control control;
     control.stop = &stop;
     Worker w;
-    w.begin(nullptr, control, false);
+    w.begin(nullptr, control, false, tablesFor(pos, tables));
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -592,6 +620,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes) {
 
 struct Searcher::Impl {
     Options options;
+    std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -619,6 +648,9 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
+    [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
+        return search::tablesFor(root, tables.get());
+    }
 };
 
 void Searcher::Impl::resizeWorkers(int count) {
@@ -651,6 +683,11 @@ const Options& Searcher::options() const {
 
 void Searcher::clearHash() {
     impl_->tt.clear();
+}
+
+void Searcher::setTables(std::shared_ptr<const tables::Tablebase> tables) {
+    wait();
+    impl_->tables = std::move(tables);
 }
 
 void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onInfo,
@@ -708,7 +745,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false);
+        w->begin(&tt, helperControl, false, tablesFor(root));
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -813,7 +850,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true);
+    main.begin(&tt, control, true, tablesFor(root));
 
     EventList legal;
     root.generate(legal);

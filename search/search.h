@@ -21,6 +21,10 @@
 
 #include "position.h"
 
+namespace dejarik::tables {
+class Tablebase;
+}
+
 namespace dejarik::search {
 
 struct Limits {
@@ -89,6 +93,11 @@ class Searcher {
     [[nodiscard]] const Options& options() const;
     // Blocking; not while a search runs.
     void clearHash();
+    // Blocking; not while a search runs. The endgame tables probed at every node with at
+    // most four creatures (null: none) in searches under DrawTurns 0, where their values
+    // are exact; under DrawTurns N they are not probed (docs/search.md). Tables of another
+    // rule mix answer nothing.
+    void setTables(std::shared_ptr<const tables::Tablebase> tables);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from
@@ -114,7 +123,9 @@ class Searcher {
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with
-// expectiminimax. Value for player 1; counts the nodes it enters.
-[[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes);
+// expectiminimax, probing `tables` when given (under DrawTurns 0 only, as the searcher).
+// Value for player 1; counts the nodes it enters.
+[[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
+                                 const tables::Tablebase* tables = nullptr);
 
 }  // namespace dejarik::search

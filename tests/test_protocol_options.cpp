@@ -48,7 +48,8 @@ TEST_SUITE("options") {
         const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
                                "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
                                "Hash",           "Threads",     "MultiPV",        "Clear Hash",
-                               "Seed",           "Player"};
+                               "Seed",           "Player",      "Tables",         "TablePath",
+                               "TableGen"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
@@ -58,6 +59,8 @@ TEST_SUITE("options") {
         CHECK(optionLine(named("CENTREWIN").spec) ==
               "option name CentreWin type spin default -1 min -1 max 20");
         CHECK(optionLine(named("clear hash").spec) == "option name Clear Hash type button");
+        CHECK(optionLine(named("tablepath").spec) ==
+              "option name TablePath type string default <empty>");
         CHECK(optionLine(named("seed").spec) ==
               "option name Seed type spin default 0 min 0 max 4294967295");
         CHECK(findOption("Clear") == nullptr);

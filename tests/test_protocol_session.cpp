@@ -78,7 +78,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 14 + 1);
+        REQUIRE(lines.size() == 2 + 17 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -99,6 +99,9 @@ TEST_SUITE("session") {
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random",
+            "option name Tables type check default true",
+            "option name TablePath type string default <empty>",
+            "option name TableGen type check default false",
         };
         for (std::size_t i = 0; i < expected.size(); ++i)
             CHECK(lines[2 + i] == expected[i]);
@@ -546,7 +549,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 17);
+        CHECK(e.until("deiok").size() == 20);
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {

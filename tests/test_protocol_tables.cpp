@@ -1,0 +1,170 @@
+// The endgame tables through the engine: Tables, TablePath and TableGen, exact scores, the
+// `table` lines of `d` and `eval`, background generation and its end at quit.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "test_protocol_support.h"
+
+using namespace dejarik::test;
+
+namespace {
+
+// A folder under the system's temporary folder, removed with everything in it.
+class TempDir {
+  public:
+    TempDir() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "dejarik-pt-XXXXXX");
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path_ = pattern;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    [[nodiscard]] std::string str() const { return path_.string(); }
+    // Files under the folder whose name ends with `suffix` or holds it.
+    [[nodiscard]] int count(std::string_view part) const {
+        int n = 0;
+        for (const auto& f : std::filesystem::recursive_directory_iterator(path_))
+            if (f.path().filename().string().find(part) != std::string::npos) ++n;
+        return n;
+    }
+
+  private:
+    std::filesystem::path path_;
+};
+
+constexpr const char* kTwoVsOne = "./SGh........./............ 1 2 0 1";
+constexpr const char* kFourVsOne = "./SGHT......../n........... 1 2 0 1";
+constexpr const char* kThreeVsTwo = "./SGH........./nk.......... 1 2 0 1";
+
+std::string lineStarting(const std::vector<std::string>& lines, std::string_view prefix) {
+    for (const auto& l : lines)
+        if (startsWith(l, prefix)) return l;
+    return {};
+}
+
+// The last `info depth` line before the bestmove.
+std::string lastInfo(const std::vector<std::string>& lines) {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+        if (startsWith(*it, "info depth")) return *it;
+    return {};
+}
+
+}  // namespace
+
+TEST_SUITE("tables") {
+    TEST_CASE("DrawTurns 0: the table's value at the root, exact; with Tables off not exact") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name DrawTurns value 0").empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kTwoVsOne);
+        const auto gen = e.until("info string tablegen done");
+        CHECK(countIf(gen, "info string tablegen [") == 1);
+        const std::string table = lineStarting(e.command("d"), "table SG v h: ");
+        REQUIRE(!table.empty());
+        CHECK(table.find(" exact") != std::string::npos);
+        const double v = std::stod(table.substr(std::string("table SG v h: ").size()));
+
+        const std::string with = lastInfo(e.go("go depth 2"));
+        CHECK(with.find(" exact") != std::string::npos);
+        CHECK(std::abs(std::stoi(field(with, "ev")) - std::lround(1000 * v)) <= 1);
+
+        CHECK(e.command("setoption name Tables value false").empty());
+        CHECK(lineStarting(e.command("d"), "table") == "table: off");
+        const std::string without = lastInfo(e.go("go depth 2"));
+        CHECK(without.find(" exact") == std::string::npos);
+    }
+
+    TEST_CASE("d and eval name the table's answer, or why there is none") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(lineStarting(e.command("d"), "table") == "table: none (8 creatures)");
+        e.command(std::string("position dfen ") + kTwoVsOne);
+        CHECK(lineStarting(e.command("d"), "table") == "table SG v h: missing");
+        const auto ev = e.command("eval");
+        CHECK(lineStarting(ev, "table") == "table SG v h: missing");
+        CHECK(startsWith(ev.back(), "eval "));
+    }
+
+    TEST_CASE("TableGen on five creatures: the sets, progress lines, isready answered") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name Ruleset value dalsian").empty());
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kFourVsOne);
+        const std::string start = e.until("info string tablegen: ").back();
+        const int sets = std::stoi(start.substr(std::string("info string tablegen: ").size()));
+        CHECK(sets >= 4);  // the four 3v1 sets a capture reaches, and their 2v1 sets
+        e.send("isready");
+        const auto beforeReady = e.until("readyok");
+        CHECK(countIf(beforeReady, "info string tablegen done") == 0);
+        const auto rest = e.until("info string tablegen done");
+        CHECK(countIf(beforeReady, "info string tablegen [") +
+                  countIf(rest, "info string tablegen [") ==
+              static_cast<std::size_t>(sets));
+        CHECK(dir.count(".dtb") == sets);
+        CHECK(dir.count(".tmp.") == 0);
+        // A capture now finds its table.
+        e.command(std::string("position dfen ") + "./SGH........./n........... 1 2 0 1");
+        CHECK(lineStarting(e.command("d"), "table SGH v n: ").find("for player 1") !=
+              std::string::npos);
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+    }
+
+    TEST_CASE("quit during a generation exits after the set being solved") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kThreeVsTwo);
+        const std::string start = e.until("info string tablegen: ").back();
+        const int sets = std::stoi(start.substr(std::string("info string tablegen: ").size()));
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+        // Abandoned: not every set was made, and none is half-written.
+        CHECK(dir.count(".dtb") < sets);
+        CHECK(dir.count(".tmp.") == 0);
+    }
+
+    TEST_CASE("a rule change opens the tables of the new rules") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kTwoVsOne);
+        (void)e.until("info string tablegen done");
+        CHECK(lineStarting(e.command("d"), "table SG v h: ").find("for player 1") !=
+              std::string::npos);
+        CHECK(e.command("setoption name TableGen value false").empty());
+        CHECK(e.command("setoption name Ruleset value holochess").empty());
+        e.command(std::string("position dfen ") + kTwoVsOne);
+        CHECK(lineStarting(e.command("d"), "table") == "table SG v h: missing");
+        CHECK(e.command("setoption name Ruleset value kelly").empty());
+        e.command(std::string("position dfen ") + kTwoVsOne);
+        CHECK(lineStarting(e.command("d"), "table SG v h: ").find("for player 1") !=
+              std::string::npos);
+    }
+
+    TEST_CASE("a TablePath that cannot be read: one error line, the engine plays on") {
+        TempDir dir;
+        const std::string file = dir.str() + "/not-a-folder";
+        std::ofstream(file) << "x";
+        Engine e;
+        checkOneError(e.command("setoption name TablePath value " + file), "a file as TablePath");
+        CHECK(e.sync().empty());  // reported once
+        CHECK(lineStarting(e.command("d"), "table") == "table: off");
+        CHECK(!bestmoveOf(e.go("go depth 1").back()).empty());
+        // A good folder again: tables back.
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(lineStarting(e.command("d"), "table") == "table: none (8 creatures)");
+    }
+}
