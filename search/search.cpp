@@ -535,17 +535,12 @@ double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes)
     ++nodes;
     if (pos.isOver()) return terminalValue(pos);
     if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
+    if (pos.phase() == Phase::Outcome)
+        return *expectOverOutcomes(pos, [&](const Position& child) {
+            return std::optional<double>(plainExpectiminimax(child, depth, nodes));
+        });
     EventList list;
     pos.generate(list);
-    if (pos.phase() == Phase::Outcome) {
-        double sum = 0;
-        for (const Event o : list) {
-            Position child = pos;
-            child.apply(o);
-            sum += pos.probability(o) * plainExpectiminimax(child, depth, nodes);
-        }
-        return sum;
-    }
     const bool maximizing = pos.decider() == Player::One;
     double best = maximizing ? -kInfinity : kInfinity;
     for (const Event e : list) {

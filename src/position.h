@@ -142,6 +142,24 @@ class Position {
     std::array<std::uint32_t, 2> hold_{};
 };
 
+// The expected value of a position whose outcome is due: each outcome's probability times
+// valueOf(the position after it), which returns std::optional<double>; nothing as soon as
+// one outcome has no value. The one place chance is averaged outside the search's pruning.
+template <typename ValueOf>
+[[nodiscard]] std::optional<double> expectOverOutcomes(const Position& pos, ValueOf&& valueOf) {
+    EventList outcomes;
+    pos.generate(outcomes);
+    double sum = 0;
+    for (const Event o : outcomes) {
+        Position child = pos;
+        child.apply(o);
+        const std::optional<double> v = valueOf(child);
+        if (!v) return std::nullopt;
+        sum += pos.probability(o) * *v;
+    }
+    return sum;
+}
+
 // Applies whitespace-separated event tokens in order. On an illegal or unknown token the
 // result is empty and the message names the token and its place.
 [[nodiscard]] std::optional<Position> playTokens(Position pos, std::string_view tokens,

@@ -179,19 +179,10 @@ std::optional<double> Tablebase::probe(const Position& pos) const {
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
     if (pos.phase() == Phase::Decision) return lookup(pos);
+    if (pos.phase() == Phase::Outcome)
+        return expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });
     EventList events;
     pos.generate(events);
-    if (pos.phase() == Phase::Outcome) {
-        double sum = 0;
-        for (const Event o : events) {
-            Position child = pos;
-            child.apply(o);
-            const auto v = probe(child);
-            if (!v) return std::nullopt;
-            sum += pos.probability(o) * *v;
-        }
-        return sum;
-    }
     const bool maximiser = pos.decider() == Player::One;
     std::optional<double> best;
     for (const Event e : events) {
