@@ -123,8 +123,10 @@ Rules rulesFrom(const std::string& ruleset, const std::vector<std::string>& opti
     return Rules(ruleOptions);
 }
 
-void addRuleOptions(po::options_description& desc, std::string& ruleset,
+// --help, --ruleset and --option: what every subcommand about positions or odds takes.
+void addCommonFlags(po::options_description& desc, std::string& ruleset,
                     std::vector<std::string>& options) {
+    desc.add_options()("help,h", "show this help");
     const OptionSpec& rulesetSpec = findRuleOption("Ruleset")->spec;
     std::string names;
     for (const RuleOptionSpec& r : ruleOptionSpecs())
@@ -189,8 +191,7 @@ int runAnalyse(const std::vector<std::string>& args) {
         "Searches the decision due in a position and prints the ranked decisions with their\n"
         "expected result, win/draw/loss chances and principal variation. With neither --depth\n"
         "nor --movetime it thinks for one second.\nOptions");
-    desc.add_options()("help,h", "show this help");
-    addRuleOptions(desc, ruleset, options);
+    addCommonFlags(desc, ruleset, options);
     desc.add_options()("startpos", "the ruleset's standard start (the default)")(
         "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
         "moves", po::value(&moves), "events to play first, space-separated")(
@@ -306,8 +307,7 @@ int runOdds(const std::vector<std::string>& args) {
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
         "other.\nOptions");
-    desc.add_options()("help,h", "show this help");
-    addRuleOptions(desc, ruleset, options);
+    addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
                        "the attacking creature (its attack rating) or a rating")(
         "defender", po::value(&defender),
