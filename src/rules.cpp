@@ -14,27 +14,13 @@ constexpr std::array<std::string_view, 4> kRulesetNames = {"kelly", "dalsian-cla
                                                            "holochess"};
 constexpr std::array<std::string_view, 3> kBlockedPushNames = {"stay", "kill", "kill-on-push"};
 
-// Attack / defence / movement, in Creature order S M G H T N K L (RULES §9).
-constexpr std::array<Ratings, kCreatureCount> kKellyRatings = {{
-    {6, 6, 2},
-    {6, 5, 3},
-    {4, 3, 2},
-    {4, 4, 1},
-    {2, 7, 3},
-    {3, 8, 1},
-    {7, 3, 2},
-    {8, 2, 2},
-}};
-constexpr std::array<Ratings, kCreatureCount> kHolochessRatings = {{
-    {5, 5, 2},
-    {5, 4, 3},
-    {3, 3, 2},
-    {4, 3, 1},
-    {1, 6, 2},
-    {2, 6, 1},
-    {6, 2, 2},
-    {6, 1, 3},
-}};
+// Attack / defence / movement, in Creature order S M G H T N K L (RULES §9), one row per
+// creature: the Kelly ratings (kelly, both dalsians) and the Holochess ones.
+using RatingTable = std::array<Ratings, kCreatureCount>;
+constexpr RatingTable kKellyRatings = {
+    {{6, 6, 2}, {6, 5, 3}, {4, 3, 2}, {4, 4, 1}, {2, 7, 3}, {3, 8, 1}, {7, 3, 2}, {8, 2, 2}}};
+constexpr RatingTable kHolochessRatings = {
+    {{5, 5, 2}, {5, 4, 3}, {3, 3, 2}, {4, 3, 1}, {1, 6, 2}, {2, 6, 1}, {6, 2, 2}, {6, 1, 3}}};
 
 struct Preset {
     DiceModel dice;
