@@ -87,25 +87,25 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         fail(error, "DFEN side: expected 1 or 2, got '" + std::string(f[1]) + "'");
         return std::nullopt;
     }
-    pos.side_ = f[1] == "1" ? Player::One : Player::Two;
+    pos.st_.side = f[1] == "1" ? Player::One : Player::Two;
     if (f[2] != "1" && f[2] != "2") {
         fail(error, "DFEN actions: expected 1 or 2, got '" + std::string(f[2]) + "'");
         return std::nullopt;
     }
-    pos.actions_ = static_cast<std::uint8_t>(f[2][0] - '0');
+    pos.st_.actions = static_cast<std::uint8_t>(f[2][0] - '0');
     const auto quiet = parseCount(f[3]);
     if (!quiet) {
         fail(error, "DFEN quiet: expected a non-negative integer, got '" + std::string(f[3]) + "'");
         return std::nullopt;
     }
-    pos.quiet_ = *quiet;
+    pos.st_.quiet = *quiet;
     const auto turn = parseCount(f[4]);
     if (!turn || *turn < 1) {
         fail(error,
              "DFEN turn: expected an integer of at least 1, got '" + std::string(f[4]) + "'");
         return std::nullopt;
     }
-    pos.turn_ = *turn;
+    pos.st_.turn = *turn;
     if (f.size() == 6) {
         const auto holds = text::split(f[5], '/');
         const auto h1 = holds.size() == 2 ? parseCount(holds[0]) : std::nullopt;
@@ -114,33 +114,33 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
             fail(error, "DFEN holds: expected <hold1>/<hold2>, got '" + std::string(f[5]) + "'");
             return std::nullopt;
         }
-        pos.hold_ = {*h1, *h2};
+        pos.st_.hold = {*h1, *h2};
     }
     const int centreWin = rules.centreWin();
-    if (centreWin > 0 && pos.hold(pos.side_) >= static_cast<std::uint32_t>(centreWin)) {
+    if (centreWin > 0 && pos.hold(pos.st_.side) >= static_cast<std::uint32_t>(centreWin)) {
         fail(error, "DFEN holds: the player on turn cannot hold a won counter (" +
-                        std::to_string(pos.hold(pos.side_)) + " >= CentreWin " +
+                        std::to_string(pos.hold(pos.st_.side)) + " >= CentreWin " +
                         std::to_string(centreWin) + ")");
         return std::nullopt;
     }
-    pos.decider_ = pos.side_;
+    pos.st_.decider = pos.st_.side;
 
     // A finished game is a valid, terminal position (RULES §11).
     const int n1 = pos.pieces(Player::One).count(), n2 = pos.pieces(Player::Two).count();
     if (n1 == 0) {
-        pos.result_ = Result::Player2Wins;
+        pos.st_.result = Result::Player2Wins;
     } else if (n2 == 0) {
-        pos.result_ = Result::Player1Wins;
+        pos.st_.result = Result::Player1Wins;
     } else if (n1 == 1 && n2 == 1) {
-        pos.result_ = Result::Showdown;
+        pos.st_.result = Result::Showdown;
     } else if (centreWin > 0 &&
-               pos.hold(opponent(pos.side_)) >= static_cast<std::uint32_t>(centreWin)) {
-        pos.result_ = pos.side_ == Player::One ? Result::Player2Wins : Result::Player1Wins;
+               pos.hold(opponent(pos.st_.side)) >= static_cast<std::uint32_t>(centreWin)) {
+        pos.st_.result = pos.st_.side == Player::One ? Result::Player2Wins : Result::Player1Wins;
     } else if (rules.drawTurns() > 0 &&
-               pos.quiet_ >= 2 * static_cast<std::uint32_t>(rules.drawTurns())) {
-        pos.result_ = Result::Draw;
+               pos.st_.quiet >= 2 * static_cast<std::uint32_t>(rules.drawTurns())) {
+        pos.st_.result = Result::Draw;
     }
-    pos.key_ = pos.computeKey();
+    pos.st_.key = pos.computeKey();
     return pos;
 }
 
@@ -151,17 +151,17 @@ std::string Position::dfen() const {
         s += board_[i].letter();
     }
     s += ' ';
-    s += side_ == Player::One ? '1' : '2';
+    s += st_.side == Player::One ? '1' : '2';
     s += ' ';
-    s += static_cast<char>('0' + actions_);
-    s += ' ' + std::to_string(quiet_) + ' ' + std::to_string(turn_);
-    if (hold_[0] != 0 || hold_[1] != 0)
-        s += ' ' + std::to_string(hold_[0]) + '/' + std::to_string(hold_[1]);
+    s += static_cast<char>('0' + st_.actions);
+    s += ' ' + std::to_string(st_.quiet) + ' ' + std::to_string(st_.turn);
+    if (st_.hold[0] != 0 || st_.hold[1] != 0)
+        s += ' ' + std::to_string(st_.hold[0]) + '/' + std::to_string(st_.hold[1]);
     return s;
 }
 
 double Position::winProbability(Player p) const {
-    switch (result_) {
+    switch (st_.result) {
         case Result::Player1Wins:
             return p == Player::One ? 1.0 : 0.0;
         case Result::Player2Wins:
@@ -182,28 +182,28 @@ std::uint64_t Position::computeKey() const {
     std::uint64_t k = 0;
     for (int i = 0; i < Cell::kCount; ++i)
         if (!board_[i].isNone()) k ^= kKeys.piece[board_[i].index()][i];
-    if (side_ == Player::Two) k ^= kKeys.sideTwo;
-    if (actions_ == 1) k ^= kKeys.oneActionLeft;
-    if (phase_ == Phase::Outcome)
-        k ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
-    if (phase_ == Phase::Placement)
-        k ^= kKeys.pendingPlacement[index(decider_)][pendingFrom_.index()];
+    if (st_.side == Player::Two) k ^= kKeys.sideTwo;
+    if (st_.actions == 1) k ^= kKeys.oneActionLeft;
+    if (st_.phase == Phase::Outcome)
+        k ^= kKeys.pendingAttack[st_.pendingFrom.index()][st_.pendingTo.index()];
+    if (st_.phase == Phase::Placement)
+        k ^= kKeys.pendingPlacement[index(st_.decider)][st_.pendingFrom.index()];
     if (rules_->centreWin() > 0)
-        k ^= holdKey(Player::One, hold_[0]) ^ holdKey(Player::Two, hold_[1]);
+        k ^= holdKey(Player::One, st_.hold[0]) ^ holdKey(Player::Two, st_.hold[1]);
     return k;
 }
 
 const Rules::Combat& Position::pendingCombat() const {
-    return rules_->combat(at(pendingFrom_).creature(), at(pendingTo_).creature());
+    return rules_->combat(at(st_.pendingFrom).creature(), at(st_.pendingTo).creature());
 }
 
 void Position::generate(EventList& out) const {
     out.clear();
     if (isOver()) return;
     const Bitboard empty = emptyCells();
-    switch (phase_) {
+    switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = pieces(side_), enemies = pieces(opponent(side_));
+            const Bitboard own = pieces(st_.side), enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
             for (const Cell from : own) {
                 const int steps = rules_->ratings(at(from).creature()).movement;
@@ -223,8 +223,8 @@ void Position::generate(EventList& out) const {
             return;
         }
         case Phase::Placement:
-            for (const Cell to : board::adjacent(pendingFrom_) & empty)
-                out.push(Event::place(pendingFrom_, to));
+            for (const Cell to : board::adjacent(st_.pendingFrom) & empty)
+                out.push(Event::place(st_.pendingFrom, to));
             return;
     }
 }
@@ -232,9 +232,9 @@ void Position::generate(EventList& out) const {
 int Position::countEvents() const {
     if (isOver()) return 0;
     const Bitboard empty = emptyCells();
-    switch (phase_) {
+    switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = pieces(side_), enemies = pieces(opponent(side_));
+            const Bitboard own = pieces(st_.side), enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
             int n = 0;
             for (const Cell from : own) {
@@ -247,7 +247,7 @@ int Position::countEvents() const {
         case Phase::Outcome:
             return pendingCombat().outcomeCount;
         case Phase::Placement:
-            return (board::adjacent(pendingFrom_) & empty).count();
+            return (board::adjacent(st_.pendingFrom) & empty).count();
     }
     return 0;
 }
@@ -261,7 +261,7 @@ bool Position::isLegal(Event e) const {
 std::optional<Event> Position::parseEvent(std::string_view token) const {
     auto e = Event::parse(token);
     if (!e) return std::nullopt;
-    if (phase_ == Phase::Placement && e->kind() == EventKind::Move)
+    if (st_.phase == Phase::Placement && e->kind() == EventKind::Move)
         *e = Event::place(e->from(), e->to());
     if (!isLegal(*e)) return std::nullopt;
     return e;
@@ -274,14 +274,14 @@ double Position::probability(Event outcome) const {
 void Position::put(Cell c, Piece p) {
     board_[c.index()] = p;
     occupancy_[index(p.owner())] |= Bitboard::of(c);
-    key_ ^= kKeys.piece[p.index()][c.index()];
+    st_.key ^= kKeys.piece[p.index()][c.index()];
 }
 
 void Position::remove(Cell c) {
     const Piece p = board_[c.index()];
     board_[c.index()] = Piece::none();
     occupancy_[index(p.owner())] ^= Bitboard::of(c);
-    key_ ^= kKeys.piece[p.index()][c.index()];
+    st_.key ^= kKeys.piece[p.index()][c.index()];
 }
 
 void Position::relocate(Cell from, Cell to) {
@@ -291,60 +291,60 @@ void Position::relocate(Cell from, Cell to) {
 }
 
 void Position::setActions(int n) {
-    if ((actions_ == 1) != (n == 1)) key_ ^= kKeys.oneActionLeft;
-    actions_ = static_cast<std::uint8_t>(n);
+    if ((st_.actions == 1) != (n == 1)) st_.key ^= kKeys.oneActionLeft;
+    st_.actions = static_cast<std::uint8_t>(n);
 }
 
 void Position::setHold(Player p, std::uint32_t value) {
-    key_ ^= holdKey(p, hold_[index(p)]) ^ holdKey(p, value);
-    hold_[index(p)] = value;
+    st_.key ^= holdKey(p, st_.hold[index(p)]) ^ holdKey(p, value);
+    st_.hold[index(p)] = value;
 }
 
 void Position::apply(Event e) {
     switch (e.kind()) {
         case EventKind::Move:
             relocate(e.from(), e.to());
-            ++quiet_;
+            ++st_.quiet;
             endAction();
             return;
         case EventKind::Pass:
-            ++quiet_;
+            ++st_.quiet;
             endAction();
             return;
         case EventKind::Attack:
-            quiet_ = 0;
+            st_.quiet = 0;
             // Any attack on a player's piece breaks that player's hold (RULES §8.3).
-            if (rules_->centreWin() > 0) setHold(opponent(side_), 0);
-            phase_ = Phase::Outcome;
-            pendingFrom_ = e.from();
-            pendingTo_ = e.to();
-            key_ ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
+            if (rules_->centreWin() > 0) setHold(opponent(st_.side), 0);
+            st_.phase = Phase::Outcome;
+            st_.pendingFrom = e.from();
+            st_.pendingTo = e.to();
+            st_.key ^= kKeys.pendingAttack[st_.pendingFrom.index()][st_.pendingTo.index()];
             return;
         case EventKind::Outcome: {
-            key_ ^= kKeys.pendingAttack[pendingFrom_.index()][pendingTo_.index()];
-            phase_ = Phase::Decision;
+            st_.key ^= kKeys.pendingAttack[st_.pendingFrom.index()][st_.pendingTo.index()];
+            st_.phase = Phase::Decision;
             switch (e.outcome()) {
                 case Outcome::Kill:
-                    remove(pendingTo_);
+                    remove(st_.pendingTo);
                     break;
                 case Outcome::CounterKill:
-                    remove(pendingFrom_);
+                    remove(st_.pendingFrom);
                     break;
                 case Outcome::Push:
-                    resolvePush(pendingTo_, side_, false);
+                    resolvePush(st_.pendingTo, st_.side, false);
                     return;
                 case Outcome::CounterPush:
-                    resolvePush(pendingFrom_, opponent(side_), true);
+                    resolvePush(st_.pendingFrom, opponent(st_.side), true);
                     return;
             }
             endAction();
             return;
         }
         case EventKind::Place:
-            key_ ^= kKeys.pendingPlacement[index(decider_)][pendingFrom_.index()];
+            st_.key ^= kKeys.pendingPlacement[index(st_.decider)][st_.pendingFrom.index()];
             relocate(e.from(), e.to());
-            phase_ = Phase::Decision;
-            decider_ = side_;
+            st_.phase = Phase::Decision;
+            st_.decider = st_.side;
             endAction();
             return;
         case EventKind::None:
@@ -353,20 +353,10 @@ void Position::apply(Event e) {
 }
 
 void Position::apply(Event e, Undo& saved) {
-    saved.key = key_;
-    saved.quiet = quiet_;
-    saved.turn = turn_;
-    saved.hold = hold_;
-    saved.side = side_;
-    saved.actions = actions_;
-    saved.phase = phase_;
-    saved.decider = decider_;
-    saved.pendingFrom = pendingFrom_;
-    saved.pendingTo = pendingTo_;
-    saved.result = result_;
+    saved.state = st_;
     if (e.kind() == EventKind::Outcome) {
-        saved.attacker = at(pendingFrom_);
-        saved.defender = at(pendingTo_);
+        saved.attacker = at(st_.pendingFrom);
+        saved.defender = at(st_.pendingTo);
     }
     apply(e);
 }
@@ -385,27 +375,17 @@ void Position::undo(Event e, const Undo& saved) {
         case EventKind::Outcome:
             // Both combatants stood on their cells when the outcome was drawn; at most one
             // of them is gone now, and pushes have not moved anything yet.
-            board_[saved.pendingFrom.index()] = saved.attacker;
-            board_[saved.pendingTo.index()] = saved.defender;
-            occupancy_[index(saved.attacker.owner())] |= Bitboard::of(saved.pendingFrom);
-            occupancy_[index(saved.defender.owner())] |= Bitboard::of(saved.pendingTo);
+            board_[saved.state.pendingFrom.index()] = saved.attacker;
+            board_[saved.state.pendingTo.index()] = saved.defender;
+            occupancy_[index(saved.attacker.owner())] |= Bitboard::of(saved.state.pendingFrom);
+            occupancy_[index(saved.defender.owner())] |= Bitboard::of(saved.state.pendingTo);
             break;
         case EventKind::Attack:
         case EventKind::Pass:
         case EventKind::None:
             break;
     }
-    key_ = saved.key;
-    quiet_ = saved.quiet;
-    turn_ = saved.turn;
-    hold_ = saved.hold;
-    side_ = saved.side;
-    actions_ = saved.actions;
-    phase_ = saved.phase;
-    decider_ = saved.decider;
-    pendingFrom_ = saved.pendingFrom;
-    pendingTo_ = saved.pendingTo;
-    result_ = saved.result;
+    st_ = saved.state;
 }
 
 void Position::resolvePush(Cell pushed, Player decider, bool counter) {
@@ -416,59 +396,60 @@ void Position::resolvePush(Cell pushed, Player decider, bool counter) {
         endAction();
         return;
     }
-    phase_ = Phase::Placement;
-    pendingFrom_ = pushed;
-    decider_ = decider;
-    key_ ^= kKeys.pendingPlacement[index(decider)][pushed.index()];
+    st_.phase = Phase::Placement;
+    st_.pendingFrom = pushed;
+    st_.decider = decider;
+    st_.key ^= kKeys.pendingPlacement[index(decider)][pushed.index()];
 }
 
 void Position::endAction() {
-    setActions(actions_ - 1);
-    const bool turnEnded = actions_ == 0;
+    setActions(st_.actions - 1);
+    const bool turnEnded = st_.actions == 0;
     checkEnd(turnEnded);
     if (turnEnded) {
-        side_ = opponent(side_);
-        key_ ^= kKeys.sideTwo;
+        st_.side = opponent(st_.side);
+        st_.key ^= kKeys.sideTwo;
         setActions(2);
         // Saturates: a wrapped counter would print as turn 0, which no DFEN accepts.
-        if (turn_ != UINT32_MAX) ++turn_;
+        if (st_.turn != UINT32_MAX) ++st_.turn;
     }
-    decider_ = side_;
+    st_.decider = st_.side;
 }
 
 // RULES §8, in its order: no pieces, showdown, CentreWin, quiet draw.
 void Position::checkEnd(bool turnEnded) {
     const int n1 = pieces(Player::One).count(), n2 = pieces(Player::Two).count();
     if (n1 == 0 || n2 == 0) {
-        result_ = n1 == 0 ? Result::Player2Wins : Result::Player1Wins;
+        st_.result = n1 == 0 ? Result::Player2Wins : Result::Player1Wins;
         return;
     }
     if (n1 == 1 && n2 == 1) {
-        result_ = Result::Showdown;
+        st_.result = Result::Showdown;
         return;
     }
     const int centreWin = rules_->centreWin();
     if (turnEnded && centreWin > 0) {
-        const std::uint32_t h = pieces(side_).has(Cell::centre()) ? hold(side_) + 1 : 0;
-        setHold(side_, h);
+        const std::uint32_t h = pieces(st_.side).has(Cell::centre()) ? hold(st_.side) + 1 : 0;
+        setHold(st_.side, h);
         if (h >= static_cast<std::uint32_t>(centreWin)) {
-            result_ = side_ == Player::One ? Result::Player1Wins : Result::Player2Wins;
+            st_.result = st_.side == Player::One ? Result::Player1Wins : Result::Player2Wins;
             return;
         }
     }
-    if (rules_->drawTurns() > 0 && quiet_ >= 2 * static_cast<std::uint32_t>(rules_->drawTurns()))
-        result_ = Result::Draw;
+    if (rules_->drawTurns() > 0 && st_.quiet >= 2 * static_cast<std::uint32_t>(rules_->drawTurns()))
+        st_.result = Result::Draw;
 }
 
 bool Position::operator==(const Position& o) const {
     // The pending cells mean something only while an outcome or a placement is due.
-    const bool pendingSame =
-        phase_ == Phase::Decision || (pendingFrom_ == o.pendingFrom_ &&
-                                      (phase_ != Phase::Outcome || pendingTo_ == o.pendingTo_));
-    return rules_ == o.rules_ && key_ == o.key_ && board_ == o.board_ && side_ == o.side_ &&
-           actions_ == o.actions_ && phase_ == o.phase_ && decider_ == o.decider_ && pendingSame &&
-           result_ == o.result_ && occupancy_ == o.occupancy_ && quiet_ == o.quiet_ &&
-           turn_ == o.turn_ && hold_ == o.hold_;
+    const bool pendingSame = st_.phase == Phase::Decision ||
+                             (st_.pendingFrom == o.st_.pendingFrom &&
+                              (st_.phase != Phase::Outcome || st_.pendingTo == o.st_.pendingTo));
+    return rules_ == o.rules_ && st_.key == o.st_.key && board_ == o.board_ &&
+           st_.side == o.st_.side && st_.actions == o.st_.actions && st_.phase == o.st_.phase &&
+           st_.decider == o.st_.decider && pendingSame && st_.result == o.st_.result &&
+           occupancy_ == o.occupancy_ && st_.quiet == o.st_.quiet && st_.turn == o.st_.turn &&
+           st_.hold == o.st_.hold;
 }
 
 std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {

@@ -49,27 +49,27 @@ class Position {
     [[nodiscard]] Bitboard pieces(Player p) const { return occupancy_[index(p)]; }
     [[nodiscard]] Bitboard occupied() const { return occupancy_[0] | occupancy_[1]; }
     [[nodiscard]] Bitboard emptyCells() const { return ~occupied(); }
-    [[nodiscard]] Player sideToMove() const { return side_; }
-    [[nodiscard]] int actionsLeft() const { return actions_; }
-    [[nodiscard]] std::uint32_t quiet() const { return quiet_; }
-    [[nodiscard]] std::uint32_t turn() const { return turn_; }
-    [[nodiscard]] std::uint32_t hold(Player p) const { return hold_[index(p)]; }
-    [[nodiscard]] Phase phase() const { return phase_; }
+    [[nodiscard]] Player sideToMove() const { return st_.side; }
+    [[nodiscard]] int actionsLeft() const { return st_.actions; }
+    [[nodiscard]] std::uint32_t quiet() const { return st_.quiet; }
+    [[nodiscard]] std::uint32_t turn() const { return st_.turn; }
+    [[nodiscard]] std::uint32_t hold(Player p) const { return st_.hold[index(p)]; }
+    [[nodiscard]] Phase phase() const { return st_.phase; }
     // The player whose decision is due: the player on turn, except for the placement after a
     // counter-push. Meaningless while an outcome is due.
-    [[nodiscard]] Player decider() const { return decider_; }
+    [[nodiscard]] Player decider() const { return st_.decider; }
     // While an outcome is due: the attacker's and the defender's cells. While a placement is
     // due: from() is the pushed piece's cell.
-    [[nodiscard]] Cell pendingFrom() const { return pendingFrom_; }
-    [[nodiscard]] Cell pendingTo() const { return pendingTo_; }
+    [[nodiscard]] Cell pendingFrom() const { return st_.pendingFrom; }
+    [[nodiscard]] Cell pendingTo() const { return st_.pendingTo; }
 
-    [[nodiscard]] Result result() const { return result_; }
-    [[nodiscard]] bool isOver() const { return result_ != Result::Ongoing; }
+    [[nodiscard]] Result result() const { return st_.result; }
+    [[nodiscard]] bool isOver() const { return st_.result != Result::Ongoing; }
     // The probabilities that player 1 / player 2 win; exact 0/1 for decided games, the
     // showdown's odds for a showdown, 0 and 0 for a draw. Only for finished games.
     [[nodiscard]] double winProbability(Player p) const;
 
-    [[nodiscard]] std::uint64_t key() const { return key_; }
+    [[nodiscard]] std::uint64_t key() const { return st_.key; }
     [[nodiscard]] std::uint64_t computeKey() const;
 
     // Every legal event, in a fixed order: moves, then attacks; or the outcomes of non-zero
@@ -87,21 +87,26 @@ class Position {
     // Applies a legal event.
     void apply(Event e);
 
-    // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
-    // (operator==). The board is not copied: a move or a placement is walked back, and an
-    // outcome saves the two combatants, the only pieces it can remove.
-    struct Undo {
+    // Everything but the board and its occupancy: what make/unmake saves and restores.
+    struct State {
         std::uint64_t key = 0;
-        std::uint32_t quiet = 0;
-        std::uint32_t turn = 0;
-        std::array<std::uint32_t, 2> hold{};
         Player side = Player::One;
-        std::uint8_t actions = 0;
+        std::uint8_t actions = 2;
         Phase phase = Phase::Decision;
         Player decider = Player::One;
         Cell pendingFrom;
         Cell pendingTo;
         Result result = Result::Ongoing;
+        std::uint32_t quiet = 0;
+        std::uint32_t turn = 1;
+        std::array<std::uint32_t, 2> hold{};
+    };
+
+    // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
+    // (operator==). The board is not copied: a move or a placement is walked back, and an
+    // outcome saves the two combatants, the only pieces it can remove.
+    struct Undo {
+        State state;
         Piece attacker;
         Piece defender;
     };
@@ -127,19 +132,9 @@ class Position {
     [[nodiscard]] const Rules::Combat& pendingCombat() const;
 
     const Rules* rules_;
-    std::uint64_t key_ = 0;
+    State st_;
     std::array<Piece, Cell::kCount> board_{};
-    Player side_ = Player::One;
-    std::uint8_t actions_ = 2;
-    Phase phase_ = Phase::Decision;
-    Player decider_ = Player::One;
-    Cell pendingFrom_;
-    Cell pendingTo_;
-    Result result_ = Result::Ongoing;
     std::array<Bitboard, 2> occupancy_{};
-    std::uint32_t quiet_ = 0;
-    std::uint32_t turn_ = 1;
-    std::array<std::uint32_t, 2> hold_{};
 };
 
 // The expected value of a position whose outcome is due: each outcome's probability times
