@@ -90,6 +90,13 @@ Rules rulesOf(const Common& c) {
     return Rules(o);
 }
 
+// Parses a subcommand that works under one rule mix: its Rules, or nothing after --help.
+std::optional<Rules> parseForRules(const std::vector<std::string>& args,
+                                   const po::options_description& desc, const Common& c) {
+    if (!parse(args, desc)) return std::nullopt;
+    return rulesOf(c);
+}
+
 std::string duration(double seconds) {
     char buf[32];
     if (seconds < 60)
@@ -214,10 +221,10 @@ int runProbe(const std::vector<std::string>& args) {
     addCommon(desc, c, true);
     desc.add_options()("dfen", po::value(&dfen), "the position (quote it: it has spaces)")(
         "moves", po::value(&moves), "events to play first, space-separated");
-    const auto vm = parse(args, desc);
-    if (!vm) return 0;
-    if (!vm->count("dfen")) throw UsageError{"--dfen is required"};
-    const Rules rules = rulesOf(c);
+    const auto parsed = parseForRules(args, desc, c);
+    if (!parsed) return 0;
+    if (dfen.empty()) throw UsageError{"--dfen is required"};
+    const Rules& rules = *parsed;
     std::string error;
     const auto start = Position::fromDfen(dfen, rules, &error);
     if (!start) throw UsageError{"--dfen: " + error};
@@ -446,9 +453,9 @@ int runBenchProbe(const std::vector<std::string>& args) {
     addCommon(desc, c, true);
     desc.add_options()("probes", po::value(&probes), "probes to time")(
         "material", po::value(&single), "only positions of this set (else every set present)");
-    const auto vm = parse(args, desc);
-    if (!vm) return 0;
-    const Rules rules = rulesOf(c);
+    const auto parsed = parseForRules(args, desc, c);
+    if (!parsed) return 0;
+    const Rules& rules = *parsed;
     const Tablebase tb(rootOf(c), rules);
     std::vector<Material> sets = tb.sets();
     if (!single.empty()) {
