@@ -6,44 +6,8 @@
 # Usage: test_perft_cli.sh path/to/dejarik-perft
 set -u
 
-perft=${1:?usage: $0 path/to/dejarik-perft}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-failures=0
-checks=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# run ARGS...: runs dejarik-perft; leaves $tmp/out, $tmp/err and $rc.
-run() {
-    "$perft" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-
-# expect_usage_error WHAT ARGS...: exit code 2, stdout empty, one stderr line naming WHAT.
-expect_usage_error() {
-    local what=$1
-    shift
-    checks=$((checks + 1))
-    run "$@"
-    local lines
-    lines=$(wc -l <"$tmp/err")
-    if [[ $rc -ne 2 ]]; then
-        fail "[$*] exit code $rc, expected 2"
-    elif [[ -s $tmp/out ]]; then
-        fail "[$*] printed on stdout: $(head -c 200 "$tmp/out")"
-    elif [[ $lines -ne 1 ]]; then
-        fail "[$*] $lines lines on stderr, expected 1: $(cat "$tmp/err")"
-    elif ! grep -q '^dejarik-perft: error: ' "$tmp/err"; then
-        fail "[$*] stderr line lacks the 'dejarik-perft: error: ' prefix: $(cat "$tmp/err")"
-    elif ! grep -qi -- "$what" "$tmp/err"; then
-        fail "[$*] stderr does not mention '$what': $(cat "$tmp/err")"
-    fi
-}
+tool=${1:?usage: $0 path/to/dejarik-perft}
+source "$(dirname "$0")/cli_checks.sh"
 
 # expect_output EXPECTED ARGS...: exit code 0 and exactly this stdout.
 expect_output() {
@@ -174,5 +138,4 @@ if [[ $rc -ne 0 ]] || ! grep -q -- '--divide' "$tmp/out" || grep -q -- '--unmake
     fail "--help: rc $rc"$'\n'"$(cat "$tmp/out")"
 fi
 
-echo "$((checks - failures)) passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

@@ -7,45 +7,9 @@
 # Usage: test_tables_cli.sh path/to/dejarik-tb
 set -u
 
-tb=${1:?usage: $0 path/to/dejarik-tb}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tool=${1:?usage: $0 path/to/dejarik-tb}
+source "$(dirname "$0")/cli_checks.sh"
 root=$tmp/tables
-
-failures=0
-checks=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# run ARGS...: runs dejarik-tb; leaves $tmp/out, $tmp/err and $rc.
-run() {
-    "$tb" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-
-# expect_usage_error WHAT ARGS...: exit code 2, stdout empty, one stderr line naming WHAT.
-expect_usage_error() {
-    local what=$1
-    shift
-    checks=$((checks + 1))
-    run "$@"
-    local lines
-    lines=$(wc -l <"$tmp/err")
-    if [[ $rc -ne 2 ]]; then
-        fail "[$*] exit code $rc, expected 2"
-    elif [[ -s $tmp/out ]]; then
-        fail "[$*] printed on stdout: $(head -c 200 "$tmp/out")"
-    elif [[ $lines -ne 1 ]]; then
-        fail "[$*] $lines lines on stderr, expected 1: $(cat "$tmp/err")"
-    elif ! grep -q '^dejarik-tb: error: ' "$tmp/err"; then
-        fail "[$*] stderr line lacks the 'dejarik-tb: error: ' prefix: $(cat "$tmp/err")"
-    elif ! grep -qi -- "$what" "$tmp/err"; then
-        fail "[$*] stderr does not mention '$what': $(cat "$tmp/err")"
-    fi
-}
 
 # expect RC PATTERN-FILE PATTERN ARGS...: exit code RC and PATTERN (grep -E) in out or err.
 expect() {
@@ -118,5 +82,4 @@ expect 0 out 'unusable: .*checksum' info --path "$root"
 expect 0 err 'will be made again' generate --path "$root" --material "SG v h"
 expect 0 out '^ok +SG v h' verify --path "$root"
 
-echo "$checks checks, $failures failures"
-[[ $failures -eq 0 ]]
+finish
