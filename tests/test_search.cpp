@@ -8,6 +8,7 @@
 #include "search.h"
 #include "star.h"
 #include "symmetry.h"
+#include "test_search_support.h"
 #include "thread_pool.h"
 
 #include <sys/resource.h>
@@ -22,6 +23,9 @@
 
 using namespace dejarik;
 using namespace dejarik::search;
+using testing::deciderView;
+using testing::depthLimit;
+using testing::samplePositions;
 
 namespace {
 
@@ -34,29 +38,6 @@ std::vector<Rules> allRules() {
     o.blockedPush = BlockedPush::KillOnPush;
     rules.emplace_back(o);
     return rules;
-}
-
-// Random searchable positions of one ruleset, some from late in games.
-std::vector<Position> samplePositions(const Rules& rules, int count, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<Position> out;
-    while (static_cast<int>(out.size()) < count) {
-        auto walk = testing::randomWalk(Position::startpos(rules), 120, rng, testing::isSearchable);
-        if (walk.empty()) continue;
-        std::uniform_int_distribution<std::size_t> pick(0, walk.size() - 1);
-        out.push_back(walk[pick(rng)]);
-    }
-    return out;
-}
-
-Limits depthLimit(int depth) {
-    Limits l;
-    l.depth = depth;
-    return l;
-}
-
-double deciderView(const Position& pos, double player1Value) {
-    return pos.decider() == Player::One ? player1Value : -player1Value;
 }
 
 }  // namespace

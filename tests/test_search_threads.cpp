@@ -11,24 +11,17 @@
 
 #include "random_positions.h"
 #include "search.h"
+#include "test_search_support.h"
 
 using namespace dejarik;
 using namespace dejarik::search;
+using testing::deciderView;
+using testing::depthLimit;
 using testing::samplePositions;
 
 namespace {
 
 constexpr std::array<int, 2> kThreadCounts = {2, 4};
-
-Limits depthLimit(int depth) {
-    Limits l;
-    l.depth = depth;
-    return l;
-}
-
-double deciderView(const Position& pos, double player1Value) {
-    return pos.decider() == Player::One ? player1Value : -player1Value;
-}
 
 void checkReport(const Position& pos, const Report& r) {
     CAPTURE(pos.dfen());
