@@ -4,38 +4,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.h"
 #include "test_protocol_support.h"
 
 using namespace dejarik::test;
+using dejarik::testing::TempDir;
 
 namespace {
-
-// A folder under the system's temporary folder, removed with everything in it.
-class TempDir {
-  public:
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "dejarik-pt-XXXXXX");
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] std::string str() const { return path_.string(); }
-    // Files under the folder whose name ends with `suffix` or holds it.
-    [[nodiscard]] int count(std::string_view part) const {
-        int n = 0;
-        for (const auto& f : std::filesystem::recursive_directory_iterator(path_))
-            if (f.path().filename().string().find(part) != std::string::npos) ++n;
-        return n;
-    }
-
-  private:
-    std::filesystem::path path_;
-};
 
 constexpr const char* kTwoVsOne = "./SGh........./............ 1 2 0 1";
 constexpr const char* kFourVsOne = "./SGHT......../n........... 1 2 0 1";

@@ -19,28 +19,9 @@
 #include "position.h"
 #include "rules.h"
 #include "tablebase.h"
+#include "temp_dir.h"
 
 namespace dejarik::testing {
-
-// A directory under the system's temporary directory, removed with everything in it.
-class TempDir {
-  public:
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "dejarik-tb-XXXXXX");
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
-  private:
-    std::filesystem::path path_;
-};
 
 inline Rules rulesOf(Ruleset ruleset, const std::vector<std::string>& options = {}) {
     RuleOptions o;
