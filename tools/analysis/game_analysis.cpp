@@ -109,7 +109,7 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
         a.turn = recorded.turn != 0 ? recorded.turn : pos->turn();
         a.token = recorded.token;
         if (pos->phase() == Phase::Outcome) {
-            a.kind = EventKind::Chance;
+            a.kind = EntryKind::Chance;
             a.player = pos->sideToMove();
             a.probability = pos->probability(*event);
             Position actual = *pos;
@@ -134,7 +134,7 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
             game.totalLuck += a.luck;
             next = std::move(actualRanked);
         } else {
-            a.kind = EventKind::Decision;
+            a.kind = EntryKind::Decision;
             a.player = pos->decider();
             Ranked ranked = next ? std::move(*next) : rank(searcher, *pos);
             next.reset();
@@ -174,7 +174,7 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
     if (total == 0) game.initialEv = pos->isOver() ? finishedValue(*pos) : rank(searcher, *pos).ev;
     if (pos->result() == Result::Showdown) {
         AnalysedEvent a;
-        a.kind = EventKind::Showdown;
+        a.kind = EntryKind::Showdown;
         a.index = total;
         a.turn = pos->turn();
         a.token = "showdown";

@@ -33,10 +33,10 @@ inline constexpr std::array<double, 3> kMarkThresholds{0.02, 0.05, 0.10};
 // A one-word rating of a player by the mean error per decision (bands in docs/analysis.md).
 [[nodiscard]] std::string_view ratingOf(double meanError);
 
-enum class EventKind : std::uint8_t { Decision, Chance, Showdown };
+enum class EntryKind : std::uint8_t { Decision, Chance, Showdown };
 
 struct AnalysedEvent {
-    EventKind kind = EventKind::Decision;
+    EntryKind kind = EntryKind::Decision;
     std::size_t index = 0;  // in the record's events; a showdown: their number
     std::uint32_t turn = 0;
     Player player = Player::One;  // the decider; for an outcome the attacker

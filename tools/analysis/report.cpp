@@ -50,13 +50,13 @@ std::string xmlEscaped(std::string_view s) {
     return out;
 }
 
-std::string_view kindName(EventKind k) {
+std::string_view kindName(EntryKind k) {
     switch (k) {
-        case EventKind::Decision:
+        case EntryKind::Decision:
             return "decision";
-        case EventKind::Chance:
+        case EntryKind::Chance:
             return "chance";
-        case EventKind::Showdown:
+        case EntryKind::Showdown:
             break;
     }
     return "showdown";
@@ -87,18 +87,18 @@ std::string gameText(const AnalysedGame& g, const std::string& limits) {
         lastTurn = e.turn;
         const int pl = e.player == Player::One ? 1 : 2;
         switch (e.kind) {
-            case EventKind::Decision:
+            case EntryKind::Decision:
                 s += fmt::format(
                     "{}  {:2}  {:<16} {:+.3f}  {:<10}  {:+.3f}    {:+.3f}  {:6.3f} {:<2}\n", turn,
                     pl, e.token, e.ev, e.best, e.bestEv, e.playedEv, e.error, markText(e.mark));
                 break;
-            case EventKind::Chance:
+            case EntryKind::Chance:
                 s += fmt::format(
                     "{}  {:2}  {:<16} {:+.3f}  (expected {:+.3f})                   {:+.3f}\n",
                     turn, pl, fmt::format("{} {:.0f}%", e.token, 100 * e.probability), e.ev,
                     e.expected, e.luck);
                 break;
-            case EventKind::Showdown:
+            case EntryKind::Showdown:
                 s += fmt::format(
                     "{}   -  {:<16} {:+.3f}  (expected {:+.3f})                   {:+.3f}\n", turn,
                     e.token, e.ev, e.expected, e.luck);
@@ -130,7 +130,7 @@ std::string gameJson(const AnalysedGame& g) {
             "\"event\":{},\"ev\":{:.6f}",
             g.number, kindName(e.kind), e.index, e.turn, e.player == Player::One ? 1 : 2,
             quoted(e.token), e.ev);
-        if (e.kind == EventKind::Decision) {
+        if (e.kind == EntryKind::Decision) {
             s += fmt::format(
                 ",\"best\":{},\"bestEv\":{:.6f},\"playedEv\":{:.6f},\"error\":{:.6f},"
                 "\"mark\":{},\"choices\":{},\"depth\":{},\"nodes\":{}",
@@ -201,7 +201,7 @@ std::string gamesSvg(const std::vector<AnalysedGame>& games) {
         for (std::size_t i = 0; i < a.events.size(); ++i) {
             const AnalysedEvent& e = a.events[i];
             const double cx = x(static_cast<double>(i + 1)), cy = y(e.ev);
-            if (e.kind != EventKind::Decision) {
+            if (e.kind != EntryKind::Decision) {
                 if (std::abs(e.luck) < 0.01) continue;
                 s += fmt::format(
                     "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" "

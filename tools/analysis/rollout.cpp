@@ -6,7 +6,6 @@
 #include <mutex>
 #include <thread>
 
-#include "eval.h"
 #include "luck.h"
 #include "stats.h"
 
@@ -41,20 +40,20 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
             pos.apply(Event::outcome(roll.outcome));
             continue;
         }
-        const bool turnStart = pos.phase() == Phase::Decision && pos.actionsLeft() == 2;
-        if (ctx.config.truncate > 0 && p.actions >= ctx.config.truncate &&
-            pos.phase() == Phase::Decision) {
-            p.result = sign * eval::evaluate(pos);
+        const search::Report r = searcher.best(pos);
+        ++decisions;
+        // Truncated, or still going at the cap: the value the engine's search gives the
+        // position (its evaluator at the rollout's depth, or the endgame tables), which
+        // keeps the estimate unbiased where those values are exact.
+        const bool truncated = ctx.config.truncate > 0 && p.actions >= ctx.config.truncate &&
+                               pos.phase() == Phase::Decision;
+        const bool capped =
+            pos.phase() == Phase::Decision && pos.actionsLeft() == 2 && pos.turn() >= capTurn;
+        if (truncated || capped) {
+            p.result = sign * playerOneView(pos, r.lines.empty() ? 0.0 : r.lines.front().value);
             p.end = PlayoutEnd::Truncated;
             return p;
         }
-        if (turnStart && pos.turn() >= capTurn) {
-            p.result = 0;
-            p.end = PlayoutEnd::Draw;
-            return p;
-        }
-        const search::Report r = searcher.best(pos);
-        ++decisions;
         if (pos.phase() == Phase::Decision) ++p.actions;
         pos.apply(r.best);
     }

@@ -25,9 +25,12 @@ struct RolloutConfig {
     SearchSettings search;  // the engine's searches; one search thread per playout
     int games = 100;        // playouts per candidate
     std::uint64_t seed = 1;
-    int truncate = 0;    // evaluate after this many actions of a playout; 0: play to the end
-    int threads = 1;     // playouts at once
-    int maxTurns = 400;  // a playout still going after this many turns is a draw (the arena's cap)
+    // A playout is valued by the engine's search of the position (its evaluator at the
+    // rollout's depth, or the endgame tables) after this many actions (0: never), or when it
+    // is still going after maxTurns turns: a truncated playout.
+    int truncate = 0;
+    int maxTurns = 400;
+    int threads = 1;  // playouts at once
 };
 
 // A root decision to roll out, or none: the engine decides at the root too.
@@ -41,7 +44,7 @@ enum class PlayoutEnd : std::uint8_t { Win, Draw, Loss, Truncated };
 // One playout, in the view of the player who decides at the root (the attacker when the
 // root's outcome is due).
 struct Playout {
-    double result = 0;        // +1, 0, -1, or the evaluator's value when truncated
+    double result = 0;        // +1, 0, -1, or the search's value when truncated
     double attackLuck = 0;    // material points
     double showdownLuck = 0;  // result points
     PlayoutEnd end = PlayoutEnd::Draw;
