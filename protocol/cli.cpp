@@ -164,11 +164,14 @@ void addEngineOptionFlags(po::options_description& desc,
 }
 
 // The engine option flags given, set through the registry as setoption sets them.
-Settings engineOptionsFrom(const po::variables_map& vm) {
+Settings engineOptionsFrom(const po::variables_map& vm,
+                           const std::vector<std::string_view>& only = {}) {
     Settings settings;
     for (const Option& option : options()) {
         const std::string flag(option.flag);
         if (flag.empty() || !vm.count(flag)) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), option.flag) == only.end())
+            continue;
         if (auto error = setOption(settings, option, vm[flag].as<std::string>()))
             throw UsageError{"--" + flag + ": " + *error};
     }
@@ -422,8 +425,9 @@ std::string limitsText(const search::Limits& limits) {
 
 // The engine settings of the analysis flags, the table size defaulting to `hashMiB` (every
 // position is searched from an empty table, which a smaller table clears faster).
-Settings analysisSettings(const po::variables_map& vm, int hashMiB) {
-    Settings settings = engineOptionsFrom(vm);
+Settings analysisSettings(const po::variables_map& vm, const std::vector<std::string_view>& flags,
+                          int hashMiB) {
+    Settings settings = engineOptionsFrom(vm, flags);
     if (!vm.count("hash")) settings.search.hashMiB = hashMiB;
     return settings;
 }
@@ -489,14 +493,15 @@ int runAnalyseGame(const std::vector<std::string>& args) {
         "movetime", po::value<std::int64_t>(), "search every position this many milliseconds")(
         "json", po::value(&jsonPath), "write every event as a JSON object per line here")(
         "svg", po::value(&svgPath), "draw player 1's ev over each game here");
-    addEngineOptionFlags(desc, {"hash", "threads", "tables", "table-path"});
+    const std::vector<std::string_view> engineFlags = {"hash", "threads", "tables", "table-path"};
+    addEngineOptionFlags(desc, engineFlags);
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;
     const po::variables_map& vm = *parsed;
     if (recordsPath.empty()) throw UsageError{"--records: a records file is needed"};
     if (vm.count("game") && vm.count("all")) throw UsageError{"give only one of --game and --all"};
     const search::Limits limits = analysisLimits(vm, 4);
-    const Settings settings = analysisSettings(vm, 16);
+    const Settings settings = analysisSettings(vm, engineFlags, 16);
 
     std::string error;
     const auto text = arena::readTextFile(recordsPath, error);
@@ -579,7 +584,8 @@ int runRollout(const std::vector<std::string>& args) {
         "value a playout by the evaluator after this many actions (0: play to the end)")(
         "threads", po::value<int>()->default_value(1), "playouts at once (1-256)")(
         "seed", po::value<std::uint64_t>()->default_value(1), "the dice's seed");
-    addEngineOptionFlags(desc, {"hash", "tables", "table-path"});
+    const std::vector<std::string_view> engineFlags = {"hash", "tables", "table-path"};
+    addEngineOptionFlags(desc, engineFlags);
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;
     const po::variables_map& vm = *parsed;
@@ -594,7 +600,7 @@ int runRollout(const std::vector<std::string>& args) {
     config.threads = inRange(vm, "threads", 1, 256);
     config.seed = vm["seed"].as<std::uint64_t>();
     const search::Limits limits = analysisLimits(vm, 2);
-    const Settings settings = analysisSettings(vm, 4);
+    const Settings settings = analysisSettings(vm, engineFlags, 4);
 
     const Rules rules = rulesFrom(ruleset, options);
     std::string error;
