@@ -437,6 +437,14 @@ analysis::SearchSettings searchSettingsFor(const Settings& settings, const Rules
     analysis::SearchSettings s;
     s.limits = limits;
     s.options = settings.search;
+    try {
+        // Every search of the analysis has a table this size: one that cannot be had is a
+        // usage error before any output.
+        search::Searcher probe;
+        probe.setOptions(s.options);
+    } catch (const std::bad_alloc&) {
+        throw UsageError{"--hash: cannot allocate " + std::to_string(s.options.hashMiB) + " MiB"};
+    }
     std::string tableError;
     s.tables = openTables(settings, rules, &tableError);
     if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};

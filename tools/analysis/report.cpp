@@ -78,8 +78,11 @@ std::string gameText(const AnalysedGame& g, const std::string& limits) {
     s += fmt::format("rules    {}\ndeal     {}\n", r.rules, r.deal);
     s += fmt::format("analysed at {} in {:.1f} s; ev is player 1's expected result (+1 a win)\n\n",
                      limits, static_cast<double>(g.timeMs) / 1000.0);
-    s += "turn  pl  event              p1 ev  best         best ev  played ev   error       luck\n";
-    s += fmt::format("                              {:+.3f}  (start)\n", a.initialEv);
+    // Columns: turn, player, event, player 1's ev after it; for decisions the best, both evs,
+    // the error and its mark; for chance events the expectation, then the luck.
+    s += fmt::format("{:<4}  {:>2}  {:<16} {:>6}  {:<10} {:>8}  {:>9}  {:>6} {:2}  {:>7}\n", "turn",
+                     "pl", "event", "p1 ev", "best", "best ev", "played ev", "error", "", "luck");
+    s += fmt::format("{:27}{:+.3f}  (start)\n", "", a.initialEv);
     std::uint32_t lastTurn = 0;
     for (const AnalysedEvent& e : a.events) {
         const std::string turn = e.turn != lastTurn ? fmt::format("{:4}", e.turn) : "    ";
@@ -89,19 +92,17 @@ std::string gameText(const AnalysedGame& g, const std::string& limits) {
         switch (e.kind) {
             case EntryKind::Decision:
                 s += fmt::format(
-                    "{}  {:2}  {:<16} {:+.3f}  {:<10}  {:+.3f}    {:+.3f}  {:6.3f} {:<2}\n", turn,
+                    "{}  {:2}  {:<16} {:+.3f}  {:<10} {:>+8.3f}  {:>+9.3f}  {:6.3f} {:<2}\n", turn,
                     pl, e.token, e.ev, e.best, e.bestEv, e.playedEv, e.error, markText(e.mark));
                 break;
             case EntryKind::Chance:
-                s += fmt::format(
-                    "{}  {:2}  {:<16} {:+.3f}  (expected {:+.3f})                   {:+.3f}\n",
-                    turn, pl, fmt::format("{} {:.0f}%", e.token, 100 * e.probability), e.ev,
-                    e.expected, e.luck);
+                s += fmt::format("{}  {:2}  {:<16} {:+.3f}  (expected {:+.3f}){:26}{:>+7.3f}\n",
+                                 turn, pl, fmt::format("{} {:.0f}%", e.token, 100 * e.probability),
+                                 e.ev, e.expected, "", e.luck);
                 break;
             case EntryKind::Showdown:
-                s += fmt::format(
-                    "{}   -  {:<16} {:+.3f}  (expected {:+.3f})                   {:+.3f}\n", turn,
-                    e.token, e.ev, e.expected, e.luck);
+                s += fmt::format("{}   -  {:<16} {:+.3f}  (expected {:+.3f}){:26}{:>+7.3f}\n", turn,
+                                 e.token, e.ev, e.expected, "", e.luck);
                 break;
         }
     }
@@ -118,7 +119,18 @@ std::string gameText(const AnalysedGame& g, const std::string& limits) {
         "{:.3f} = {:+.3f}; result {:+.0f}, residual {:+.3f}\n",
         a.initialEv, a.totalLuck, errorOf(a, Player::One), errorOf(a, Player::Two),
         a.result - a.residual(), a.result, a.residual());
-    return s;
+    // Rows without a mark end in the mark's column: no trailing blanks.
+    std::string out;
+    std::size_t begin = 0;
+    while (begin < s.size()) {
+        const std::size_t end = s.find('\n', begin);
+        std::string_view line(s.data() + begin, end - begin);
+        while (!line.empty() && line.back() == ' ')
+            line.remove_suffix(1);
+        out.append(line).push_back('\n');
+        begin = end + 1;
+    }
+    return out;
 }
 
 std::string gameJson(const AnalysedGame& g) {
