@@ -509,7 +509,7 @@ int runAnalyseGame(const std::vector<std::string>& args) {
     if (recordsPath.empty()) throw UsageError{"--records: a records file is needed"};
     if (vm.count("game") && vm.count("all")) throw UsageError{"give only one of --game and --all"};
     const search::Limits limits = analysisLimits(vm, 4);
-    const Settings settings = analysisSettings(vm, engineFlags, 16);
+    const Settings settings = analysisSettings(vm, engineFlags, 4);
 
     std::string error;
     const auto text = arena::readTextFile(recordsPath, error);
@@ -608,7 +608,7 @@ int runRollout(const std::vector<std::string>& args) {
     config.threads = inRange(vm, "threads", 1, 256);
     config.seed = vm["seed"].as<std::uint64_t>();
     const search::Limits limits = analysisLimits(vm, 2);
-    const Settings settings = analysisSettings(vm, engineFlags, 4);
+    const Settings settings = analysisSettings(vm, engineFlags, 1);
 
     const Rules rules = rulesFrom(ruleset, options);
     std::string error;
