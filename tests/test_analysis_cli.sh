@@ -53,6 +53,14 @@ expect "player +decisions" analyse-game --records "$tmp/games.dgn" --all --depth
     --json "$tmp/a.json" --svg "$tmp/a.svg"
 expect "^game 2: " analyse-game --records "$tmp/games.dgn" --all --depth 1
 expect "residual" analyse-game --records "$tmp/holo.dgn" --game 2 --movetime 5
+# Records of every ruleset.
+for ruleset in dalsian-classic dalsian; do
+    "$arena" --engine builtin=greedy --engine builtin=random --pairs 1 --seed 2 --quiet \
+        --ruleset "$ruleset" --records "$tmp/$ruleset.dgn" >/dev/null ||
+        fail "dejarik-arena could not write $ruleset records"
+    expect "^2 greedy +[0-9]+ .* [a-z-]+\$" analyse-game --records \
+        "$tmp/$ruleset.dgn" --game 2 --depth 1
+done
 checks=$((checks + 1))
 if [[ $(grep -c '"type":"summary"' "$tmp/a.json") -ne 2 ]] ||
    [[ $(grep -c '"type":"decision"' "$tmp/a.json") -lt 4 ]]; then
@@ -72,6 +80,7 @@ expect_usage_error "--games" rollout --startpos --games 0
 expect_usage_error "--threads" rollout --startpos --games 2 --threads 0
 expect_usage_error "ruleset" rollout --ruleset chess --games 2
 
+expect "^ +1  \(engine\) " rollout --ruleset dalsian --startpos --games 2 --depth 1 --truncate 4
 expect "^ +1  c3-b3 .* [0-9]+ +[0-9]+ +[0-9]+ +2\$" rollout --startpos --games 2 --depth 1 \
     --candidates "c3-b3 c4-a" --truncate 6
 cp "$tmp/out" "$tmp/one.txt"
