@@ -196,6 +196,31 @@ TEST_SUITE("analysis") {
         CHECK(c.ends[static_cast<int>(PlayoutEnd::Win)] > 100);
     }
 
+    TEST_CASE("rollouts: candidates share their dice, so differences are paired") {
+        const Rules rules = testing::rulesOf(Ruleset::Kelly);
+        const Position root = Position::startpos(rules);
+        EventList legal;
+        root.generate(legal);
+        RolloutConfig config;
+        config.search = atDepth(1);
+        config.games = 12;
+        config.truncate = 16;
+        // The same decision twice: the same games, roll for roll.
+        const RolloutResult same = rollout(root, {{"a", legal[0]}, {"b", legal[0]}}, config);
+        const Estimate zero = difference(same.candidates[0], same.candidates[1]);
+        CHECK(zero.mean == 0.0);
+        CHECK(zero.stdError == 0.0);
+        // Two decisions: the paired difference is measured at least as precisely as the
+        // two means are together.
+        const RolloutResult two =
+            rollout(root, {{"a", legal[0]}, {"b", legal[legal.size() - 1]}}, config);
+        const CandidateResult &a = two.candidates[0], &b = two.candidates[1];
+        const Estimate d = difference(a, b);
+        CHECK(std::abs(d.mean - (a.plain.mean - b.plain.mean)) <=
+              3 * std::hypot(a.plain.stdError, b.plain.stdError));
+        CHECK(d.stdError < std::hypot(a.plain.stdError, b.plain.stdError));
+    }
+
     TEST_CASE("rollouts: the same seed the same numbers, on one thread or two") {
         const Rules rules = testing::rulesOf(Ruleset::Kelly);
         const Position root = Position::startpos(rules);

@@ -270,6 +270,15 @@ std::string rolloutText(const RolloutResult& result) {
             c.adjusted.mean, c.adjusted.stdError, c.adjusted.low, c.adjusted.high, c.varianceRatio,
             c.ends[0], c.ends[1], c.ends[2], c.ends[3]);
     }
+    if (order.size() > 1) {
+        s += fmt::format("against {}, game by game on the same dice, luck-adjusted:\n",
+                         order.front()->candidate.name);
+        for (std::size_t k = 1; k < order.size(); ++k) {
+            const Estimate d = difference(*order[k], *order.front());
+            s += fmt::format("{:4}  {:<10} {:+.4f}  {:.4f}  [{:+.4f}, {:+.4f}]\n", k + 1,
+                             order[k]->candidate.name, d.mean, d.stdError, d.low, d.high);
+        }
+    }
     const double seconds = static_cast<double>(std::max<std::int64_t>(result.timeMs, 1)) / 1000.0;
     s += fmt::format("{} playouts, {} searched decisions in {:.1f} s: {:.1f} playouts/s\n",
                      result.playouts, result.decisions, seconds,

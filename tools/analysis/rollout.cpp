@@ -73,6 +73,40 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
 
 }  // namespace
 
+namespace {
+
+// The luck-adjusted mean of samples of `results` in [-span, span] with their luck, by the
+// arena's control variates, which work on scores in [0, 1]: a result r is the score
+// (r + span) / (2 span), and the estimate maps back linearly.
+Estimate adjustedMean(const std::vector<arena::PairSample>& samples, double span,
+                      double* varianceRatio) {
+    std::vector<arena::PairSample> scores = samples;
+    for (arena::PairSample& p : scores)
+        p.score = (p.score + span) / (2 * span);
+    const arena::LuckAdjusted adj = arena::luckAdjusted(scores);
+    Estimate e;
+    const double n = static_cast<double>(samples.size());
+    e.mean = 2 * span * adj.interval.mean - span;
+    e.stdError = 2 * span * adj.interval.stdev / std::sqrt(n);
+    e.low = e.mean - arena::kZ95 * e.stdError;
+    e.high = e.mean + arena::kZ95 * e.stdError;
+    if (varianceRatio) *varianceRatio = adj.varianceRatio;
+    return e;
+}
+
+}  // namespace
+
+Estimate difference(const CandidateResult& a, const CandidateResult& b) {
+    std::vector<arena::PairSample> samples;
+    for (std::size_t g = 0; g < a.playouts.size() && g < b.playouts.size(); ++g) {
+        const Playout &x = a.playouts[g], &y = b.playouts[g];
+        samples.push_back(
+            {x.result - y.result, x.attackLuck - y.attackLuck, x.showdownLuck - y.showdownLuck});
+    }
+    if (samples.empty()) return {};
+    return adjustedMean(samples, 2.0, nullptr);
+}
+
 void summarise(CandidateResult& c) {
     const auto n = static_cast<double>(c.playouts.size());
     c.ends = {};
@@ -92,17 +126,10 @@ void summarise(CandidateResult& c) {
     c.plain.low = mean - arena::kZ95 * c.plain.stdError;
     c.plain.high = mean + arena::kZ95 * c.plain.stdError;
 
-    // The arena's control variates work on scores in [0, 1]: a result r is the score
-    // (r + 1) / 2, and the estimate maps back linearly.
     std::vector<arena::PairSample> samples;
     for (const Playout& p : c.playouts)
-        samples.push_back({(p.result + 1) / 2, p.attackLuck, p.showdownLuck});
-    const arena::LuckAdjusted adj = arena::luckAdjusted(samples);
-    c.adjusted.mean = 2 * adj.interval.mean - 1;
-    c.adjusted.stdError = 2 * adj.interval.stdev / std::sqrt(n);
-    c.adjusted.low = c.adjusted.mean - arena::kZ95 * c.adjusted.stdError;
-    c.adjusted.high = c.adjusted.mean + arena::kZ95 * c.adjusted.stdError;
-    c.varianceRatio = adj.varianceRatio;
+        samples.push_back({p.result, p.attackLuck, p.showdownLuck});
+    c.adjusted = adjustedMean(samples, 1.0, &c.varianceRatio);
 }
 
 RolloutResult rollout(const Position& root, const std::vector<Candidate>& candidates,

@@ -87,4 +87,9 @@ using RolloutProgress = std::function<void(std::uint64_t done, std::uint64_t tot
 // The statistics of a candidate's playouts (filled into `result` from its playouts).
 void summarise(CandidateResult& result);
 
+// a's mean result minus b's, luck-adjusted, from the differences game by game: game g of
+// both rolls the same dice, which narrows the difference's interval the longer the two
+// games stay alike (both must have the same number of playouts).
+[[nodiscard]] Estimate difference(const CandidateResult& a, const CandidateResult& b);
+
 }  // namespace dejarik::analysis
