@@ -9,25 +9,35 @@
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "analysis.h"
 #include "bench.h"
 #include "command.h"
 #include "display.h"
 #include "endgame.h"
 #include "engine.h"
+#include "game_analysis.h"
 #include "info.h"
 #include "odds.h"
 #include "options.h"
 #include "output.h"
 #include "position.h"
+#include "report.h"
+#include "rollout.h"
 #include "rules.h"
 #include "search.h"
+#include "text_file.h"
 
 namespace po = boost::program_options;
 
@@ -45,6 +55,8 @@ constexpr std::string_view kUsage =
     "       dejarik analyse [options]                      analyse a position\n"
     "       dejarik odds [options]                         exact combat and showdown odds\n"
     "       dejarik bench [--depth N]                      the fixed search benchmark\n"
+    "       dejarik analyse-game --records FILE [options]  every error and every roll's luck\n"
+    "       dejarik rollout --games N [options]            settle a position by playouts\n"
     "Each subcommand has --help.";
 
 struct LogSettings {
@@ -137,10 +149,13 @@ void addCommonFlags(po::options_description& desc, std::string& ruleset,
         ("a rule option as Name=Value with its DEI name and value, repeatable: " + names).c_str());
 }
 
-// A flag for every engine option that has one (Hash as --hash, ...).
-void addEngineOptionFlags(po::options_description& desc) {
+// A flag for every engine option that has one (Hash as --hash, ...), or for those of `only`.
+void addEngineOptionFlags(po::options_description& desc,
+                          const std::vector<std::string_view>& only = {}) {
     for (const Option& option : options()) {
         if (option.flag.empty()) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), option.flag) == only.end())
+            continue;
         const std::string help = std::string(option.help) + " (" + expectedValue(option.spec) +
                                  ", default " + option.spec.defaultValue().value_or("none") + ")";
         desc.add_options()(std::string(option.flag).c_str(), po::value<std::string>(),
@@ -149,11 +164,14 @@ void addEngineOptionFlags(po::options_description& desc) {
 }
 
 // The engine option flags given, set through the registry as setoption sets them.
-Settings engineOptionsFrom(const po::variables_map& vm) {
+Settings engineOptionsFrom(const po::variables_map& vm,
+                           const std::vector<std::string_view>& only = {}) {
     Settings settings;
     for (const Option& option : options()) {
         const std::string flag(option.flag);
         if (flag.empty() || !vm.count(flag)) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), option.flag) == only.end())
+            continue;
         if (auto error = setOption(settings, option, vm[flag].as<std::string>()))
             throw UsageError{"--" + flag + ": " + *error};
     }
@@ -388,6 +406,257 @@ int runBenchCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
+// The search limits of analyse-game and rollout: --depth or --movetime, else `depth`.
+search::Limits analysisLimits(const po::variables_map& vm, int depth) {
+    if (vm.count("depth") && vm.count("movetime"))
+        throw UsageError{"give only one of --depth and --movetime"};
+    search::Limits limits;
+    if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
+    if (vm.count("movetime"))
+        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
+    if (limits.depth == 0 && limits.movetimeMs == 0) limits.depth = depth;
+    return limits;
+}
+
+std::string limitsText(const search::Limits& limits) {
+    return limits.depth > 0 ? "depth " + std::to_string(limits.depth)
+                            : std::to_string(limits.movetimeMs) + " ms a position";
+}
+
+// The engine settings of the analysis flags, the table size defaulting to `hashMiB` (every
+// position is searched from an empty table, which a smaller table clears faster).
+Settings analysisSettings(const po::variables_map& vm, const std::vector<std::string_view>& flags,
+                          int hashMiB) {
+    Settings settings = engineOptionsFrom(vm, flags);
+    if (!vm.count("hash")) settings.search.hashMiB = hashMiB;
+    return settings;
+}
+
+analysis::SearchSettings searchSettingsFor(const Settings& settings, const Rules& rules,
+                                           const search::Limits& limits) {
+    analysis::SearchSettings s;
+    s.limits = limits;
+    s.options = settings.search;
+    try {
+        // Every search of the analysis has a table this size: one that cannot be had is a
+        // usage error before any output.
+        search::Searcher probe;
+        probe.setOptions(s.options);
+    } catch (const std::bad_alloc&) {
+        throw UsageError{"--hash: cannot allocate " + std::to_string(s.options.hashMiB) + " MiB"};
+    }
+    std::string tableError;
+    s.tables = openTables(settings, rules, &tableError);
+    if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};
+    return s;
+}
+
+// A progress line on stderr when it is a terminal, at most a few times a second.
+class ProgressLine {
+  public:
+    explicit ProgressLine(std::string what) : what_(std::move(what)), shown_(isatty(2) != 0) {}
+    void update(std::uint64_t done, std::uint64_t total) {
+        if (!shown_) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (done < total && now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        const double s = std::chrono::duration<double>(now - start_).count();
+        const double eta = done > 0 ? s * static_cast<double>(total - done) / done : 0;
+        std::fprintf(stderr, "\r%s %llu/%llu, %.0f s, ETA %.0f s   ", what_.c_str(),
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                     s, eta);
+        if (done == total) std::fprintf(stderr, "\r%*s\r", static_cast<int>(what_.size()) + 48, "");
+        std::fflush(stderr);
+    }
+
+  private:
+    std::string what_;
+    bool shown_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last_{};
+};
+
+void writeFile(const std::string& flag, const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+    out.close();
+    if (!out) throw UsageError{flag + ": cannot write '" + path + "'"};
+}
+
+int runAnalyseGame(const std::vector<std::string>& args) {
+    std::string recordsPath, jsonPath, svgPath;
+    LogSettings log;
+    po::options_description desc(
+        "Usage: dejarik analyse-game --records FILE [--game K | --all]\n"
+        "                            [--depth D | --movetime MS] [--threads N] [--hash MiB]\n"
+        "                            [--json FILE] [--svg FILE]\n"
+        "Analyses recorded games (dejarik-arena --records): every decision's error against the\n"
+        "engine's best, every roll's luck, a summary per player. Without --depth or --movetime\n"
+        "every position is searched 4 actions deep.\nOptions");
+    desc.add_options()("help,h", "show this help")("records", po::value(&recordsPath),
+                                                   "the records file")(
+        "game", po::value<int>(), "the K-th record of the file (from 1; the default 1)")(
+        "all", "every record of the file")("depth", po::value<int>(),
+                                           "search every position this many actions deep")(
+        "movetime", po::value<std::int64_t>(), "search every position this many milliseconds")(
+        "json", po::value(&jsonPath), "write every event as a JSON object per line here")(
+        "svg", po::value(&svgPath), "draw player 1's ev over each game here");
+    const std::vector<std::string_view> engineFlags = {"hash", "threads", "tables", "table-path"};
+    addEngineOptionFlags(desc, engineFlags);
+    const auto parsed = parseSubcommand(args, desc, log);
+    if (!parsed) return 0;
+    const po::variables_map& vm = *parsed;
+    if (recordsPath.empty()) throw UsageError{"--records: a records file is needed"};
+    if (vm.count("game") && vm.count("all")) throw UsageError{"give only one of --game and --all"};
+    const search::Limits limits = analysisLimits(vm, 4);
+    const Settings settings = analysisSettings(vm, engineFlags, 4);
+
+    std::string error;
+    const auto text = arena::readTextFile(recordsPath, error);
+    if (!text) throw UsageError{"--records: " + error};
+    const auto records = arena::parseRecords(*text, error);
+    if (!records) throw UsageError{"--records " + recordsPath + ": " + error};
+    if (records->empty()) throw UsageError{"--records " + recordsPath + ": no records"};
+    std::vector<int> chosen;
+    if (vm.count("all")) {
+        for (int k = 1; k <= static_cast<int>(records->size()); ++k)
+            chosen.push_back(k);
+    } else {
+        const int k = vm.count("game") ? vm["game"].as<int>() : 1;
+        if (k < 1 || k > static_cast<int>(records->size()))
+            throw UsageError{"--game " + std::to_string(k) + ": " + recordsPath + " holds " +
+                             std::to_string(records->size()) + " records"};
+        chosen.push_back(k);
+    }
+    // Every chosen record checked before any output: its rules known, its events legal.
+    std::vector<std::unique_ptr<Rules>> rules;
+    for (const int k : chosen) {
+        const arena::GameRecord& r = (*records)[static_cast<std::size_t>(k - 1)];
+        const std::string where = recordsPath + " record " + std::to_string(k) + ": ";
+        const auto replay = arena::replayRecord(r, error);
+        if (!replay) throw UsageError{"--records " + where + error};
+        rules.push_back(std::make_unique<Rules>(*arena::parseRulesTag(r.rules, error)));
+    }
+
+    std::vector<analysis::AnalysedGame> games;
+    std::string json;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+        const arena::GameRecord& r = (*records)[static_cast<std::size_t>(chosen[i] - 1)];
+        const analysis::SearchSettings search = searchSettingsFor(settings, *rules[i], limits);
+        ProgressLine progress("analysing game " + std::to_string(chosen[i]) + ", event");
+        const auto start = std::chrono::steady_clock::now();
+        auto a =
+            analysis::analyseGame(r, *rules[i], search, error,
+                                  [&](std::size_t d, std::size_t n) { progress.update(d, n); });
+        if (!a)
+            throw UsageError{"--records " + recordsPath + " record " + std::to_string(chosen[i]) +
+                             ": " + error};
+        analysis::AnalysedGame g{chosen[i], &r, std::move(*a), 0};
+        g.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+        std::cout << (i > 0 ? "\n" : "") << analysis::gameText(g, limitsText(limits)) << std::flush;
+        json += analysis::gameJson(g);
+        games.push_back(std::move(g));
+    }
+    if (!jsonPath.empty()) writeFile("--json", jsonPath, json);
+    if (!svgPath.empty()) writeFile("--svg", svgPath, analysis::gamesSvg(games));
+    return 0;
+}
+
+int runRollout(const std::vector<std::string>& args) {
+    std::string ruleset, dfen, moves, candidates;
+    std::vector<std::string> options;
+    LogSettings log;
+    po::options_description desc(
+        "Usage: dejarik rollout [--ruleset R] [--option Name=Value]... (--startpos | --dfen D)\n"
+        "                       [--moves \"e1 e2 ...\"] [--candidates \"e1 e2 ...\" | --all]\n"
+        "                       --games N [--depth D | --movetime MS] [--truncate T]\n"
+        "                       [--threads N] [--seed S] [--hash MiB]\n"
+        "Plays the position out N times per candidate decision with the engine as both\n"
+        "players, every candidate with the same dice, and prints the mean result with its\n"
+        "standard error and 95% interval, plain and adjusted for the dice's luck. Without a\n"
+        "candidate the engine decides at the root too; without --depth or --movetime every\n"
+        "decision is searched 2 actions deep.\nOptions");
+    addCommonFlags(desc, ruleset, options);
+    desc.add_options()("startpos", "the ruleset's standard start (the default)")(
+        "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
+        "moves", po::value(&moves), "events to play first, space-separated")(
+        "candidates", po::value(&candidates), "the decisions to roll out, space-separated")(
+        "all", "roll out every legal decision")("games", po::value<int>(),
+                                                "playouts per candidate (1-1000000)")(
+        "depth", po::value<int>(), "search each decision this many actions deep")(
+        "movetime", po::value<std::int64_t>(),
+        "search each decision this many milliseconds (not repeatable)")(
+        "truncate", po::value<int>()->default_value(0),
+        "value a playout by the evaluator after this many actions (0: play to the end)")(
+        "threads", po::value<int>()->default_value(1), "playouts at once (1-256)")(
+        "seed", po::value<std::uint64_t>()->default_value(1), "the dice's seed");
+    const std::vector<std::string_view> engineFlags = {"hash", "tables", "table-path"};
+    addEngineOptionFlags(desc, engineFlags);
+    const auto parsed = parseSubcommand(args, desc, log);
+    if (!parsed) return 0;
+    const po::variables_map& vm = *parsed;
+    if (vm.count("startpos") && vm.count("dfen"))
+        throw UsageError{"give only one of --startpos and --dfen"};
+    if (vm.count("candidates") && vm.count("all"))
+        throw UsageError{"give only one of --candidates and --all"};
+    if (!vm.count("games")) throw UsageError{"--games: the number of playouts is needed"};
+    analysis::RolloutConfig config;
+    config.games = inRange(vm, "games", 1, 1000000);
+    config.truncate = inRange(vm, "truncate", 0, 100000);
+    config.threads = inRange(vm, "threads", 1, 256);
+    config.seed = vm["seed"].as<std::uint64_t>();
+    const search::Limits limits = analysisLimits(vm, 2);
+    const Settings settings = analysisSettings(vm, engineFlags, 1);
+
+    const Rules rules = rulesFrom(ruleset, options);
+    std::string error;
+    const auto start = vm.count("dfen") ? Position::fromDfen(dfen, rules, &error)
+                                        : std::optional(Position::startpos(rules));
+    if (!start) throw UsageError{"--dfen: " + error};
+    const auto pos = playTokens(*start, moves, &error);
+    if (!pos) throw UsageError{"--moves: " + error};
+    if (pos->isOver()) throw UsageError{"the game is over in this position: nothing to roll out"};
+    config.search = searchSettingsFor(settings, rules, limits);
+
+    std::vector<analysis::Candidate> list;
+    const bool decision = pos->phase() != Phase::Outcome;
+    if ((vm.count("candidates") || vm.count("all")) && !decision)
+        throw UsageError{"an outcome is due here, not a decision: no candidates to roll out"};
+    if (vm.count("all")) {
+        EventList legal;
+        pos->generate(legal);
+        for (const Event e : legal)
+            list.push_back({e.token(), e});
+    } else if (vm.count("candidates")) {
+        std::istringstream words(candidates);
+        std::string w;
+        while (words >> w) {
+            const auto e = pos->parseEvent(w);
+            if (!e) throw UsageError{"--candidates: '" + w + "' is not a legal decision here"};
+            list.push_back({e->token(), *e});
+        }
+        if (list.empty()) throw UsageError{"--candidates: no decision given"};
+    } else {
+        list.push_back({decision ? "(engine)" : "(position)", std::nullopt});
+    }
+
+    std::cout << "rules    " << rules.describe() << '\n';
+    std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
+    std::cout << "rollout  " << config.games << " games per candidate, " << limitsText(limits)
+              << ", "
+              << (config.truncate > 0
+                      ? "truncated after " + std::to_string(config.truncate) + " actions"
+                      : "played to the end")
+              << ", seed " << config.seed << ", duplicate dice\n";
+    ProgressLine progress("rollout: playout");
+    const analysis::RolloutResult result = analysis::rollout(
+        *pos, list, config, [&](std::uint64_t d, std::uint64_t n) { progress.update(d, n); });
+    std::cout << analysis::rolloutText(result);
+    return 0;
+}
+
 int runProtocol(const std::vector<std::string>& args) {
     LogSettings log;
     po::options_description desc("Options");
@@ -428,7 +697,10 @@ int runCommandLine(int argc, const char* const* argv) {
             if (sub == "analyse" || sub == "analyze") return runAnalyse(args);
             if (sub == "odds") return runOdds(args);
             if (sub == "bench") return runBenchCommand(args);
-            throw UsageError{"unknown subcommand '" + sub + "' (analyse, odds, bench; --help)"};
+            if (sub == "analyse-game" || sub == "analyze-game") return runAnalyseGame(args);
+            if (sub == "rollout") return runRollout(args);
+            throw UsageError{"unknown subcommand '" + sub +
+                             "' (analyse, odds, bench, analyse-game, rollout; --help)"};
         }
         return runProtocol(args);
     } catch (const UsageError& e) {
