@@ -443,9 +443,11 @@ void Engine::onGo(const Go& cmd) {
 
 void Engine::goWithoutSearch() {
     const auto t0 = std::chrono::steady_clock::now();
-    const Event decision = settings_.player == PlayerKind::Greedy
-                               ? search::greedyDecision(pos_, rng_)
-                               : search::randomDecision(pos_, rng_);
+    const search::Baseline player =
+        settings_.player == PlayerKind::Greedy     ? search::Baseline::Greedy
+        : settings_.player == PlayerKind::Cautious ? search::Baseline::Cautious
+                                                   : search::Baseline::Random;
+    const Event decision = search::baselineDecision(player, pos_, rng_);
     const search::Line line = staticLine(pos_, decision);
     const auto time =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)

@@ -12,7 +12,7 @@ namespace {
 constexpr EngineSettings kDefaults{};
 
 // In PlayerKind order.
-constexpr std::array<std::string_view, 3> kPlayerNames = {"search", "greedy", "random"};
+constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
 
 constexpr std::array<Option, 9> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,

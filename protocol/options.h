@@ -20,7 +20,7 @@
 namespace dejarik::protocol {
 
 // Who answers `go`: the search, or a baseline player (measurements only).
-enum class PlayerKind : std::uint8_t { Search, Greedy, Random };
+enum class PlayerKind : std::uint8_t { Search, Greedy, Random, Cautious };
 
 // The values of the options that are literal types, so that their defaults are constants
 // the registry can declare.

@@ -1,4 +1,4 @@
-// The two baseline players (search/baselines.h). Both are deliberately shallow: they exist
+// The baseline players (search/baselines.h). Both are deliberately shallow: they exist
 // to give the strength table fixed, reproducible reference points, so every choice here
 // favours a definition that is easy to state over playing strength.
 #include "baselines.h"
@@ -53,6 +53,17 @@ double bestThreat(const Position& pos, Player player) {
     return best;
 }
 
+// Whether the attacker wins the roll of the attack from -> to (kill or push) at least as
+// often as it loses it (counter-push or counter-kill). What a push kills under BlockedPush
+// changes the stakes, not who won the roll, so it does not enter here.
+bool evenOdds(const Position& pos, Cell from, Cell to) {
+    const auto& odds =
+        pos.rules().combat(pos.at(from).creature(), pos.at(to).creature()).probability;
+    return odds[static_cast<int>(Outcome::Kill)] + odds[static_cast<int>(Outcome::Push)] >=
+           odds[static_cast<int>(Outcome::CounterPush)] +
+               odds[static_cast<int>(Outcome::CounterKill)];
+}
+
 // Keeps the best-valued event seen so far, breaking exact ties uniformly at random
 // (reservoir sampling over the tied events, so no list is needed).
 class BestPicker {
@@ -79,26 +90,19 @@ class BestPicker {
     std::uint64_t ties_ = 0;
 };
 
-}  // namespace
-
-Event randomDecision(const Position& pos, std::uint64_t& rngState) {
-    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
-    EventList events;
-    pos.generate(events);
-    if (events.empty()) return Event();
-    return events[static_cast<int>(
-        uniformBelow(rngState, static_cast<std::uint64_t>(events.size())))];
-}
-
-Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
+// The greedy choice; `cautious` leaves out the attacks below even odds (they then count as
+// no decision at all, so the player moves instead).
+Event bestDecision(const Position& pos, std::uint64_t& rngState, bool cautious) {
     if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
     EventList events;
     pos.generate(events);
     BestPicker picker(rngState);
     const Player decider = pos.decider();
+    bool offered = false;
     for (const Event e : events) {
         switch (e.kind()) {
             case EventKind::Attack:
+                if (cautious && !evenOdds(pos, e.from(), e.to())) continue;
                 picker.offer(e, attackGain(pos, e.from(), e.to()));
                 break;
             case EventKind::Place: {
@@ -113,8 +117,49 @@ Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
                 picker.offer(e, 0.0);
                 break;
         }
+        offered = true;
     }
+    // Only attacks below even odds are legal (a piece boxed in with one action left): one
+    // must be chosen, so the best of them it is.
+    if (!offered) return bestDecision(pos, rngState, false);
     return picker.choice();
+}
+
+}  // namespace
+
+std::optional<Baseline> parseBaseline(std::string_view name) {
+    for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
+        if (kBaselineNames[i] == name) return static_cast<Baseline>(i);
+    return std::nullopt;
+}
+
+Event randomDecision(const Position& pos, std::uint64_t& rngState) {
+    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
+    EventList events;
+    pos.generate(events);
+    if (events.empty()) return Event();
+    return events[static_cast<int>(
+        uniformBelow(rngState, static_cast<std::uint64_t>(events.size())))];
+}
+
+Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
+    return bestDecision(pos, rngState, false);
+}
+
+Event cautiousDecision(const Position& pos, std::uint64_t& rngState) {
+    return bestDecision(pos, rngState, true);
+}
+
+Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {
+    switch (player) {
+        case Baseline::Random:
+            return randomDecision(pos, rngState);
+        case Baseline::Greedy:
+            return greedyDecision(pos, rngState);
+        case Baseline::Cautious:
+            return cautiousDecision(pos, rngState);
+    }
+    return Event();
 }
 
 }  // namespace dejarik::search

@@ -98,7 +98,8 @@ TEST_SUITE("session") {
             "option name MultiPV type spin default 1 min 1 max 64",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
-            "option name Player type combo default search var search var greedy var random",
+            "option name Player type combo default search var search var greedy var random var "
+            "cautious",
             "option name Tables type check default true",
             "option name TablePath type string default <empty>",
             "option name TableGen type check default false",
@@ -314,7 +315,7 @@ TEST_SUITE("session") {
     }
 
     TEST_CASE("baseline players answer at once with an info line") {
-        for (const char* player : {"greedy", "random"}) {
+        for (const char* player : {"greedy", "random", "cautious"}) {
             Engine e;
             e.command(std::string("setoption name Player value ") + player);
             e.command("setoption name Seed value 42");
