@@ -14,7 +14,7 @@ constexpr EngineSettings kDefaults{};
 // In PlayerKind order.
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
 
-constexpr std::array<Option, 9> kEngineOptions = {{
+constexpr std::array<Option, 10> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -57,6 +57,9 @@ constexpr std::array<Option, 9> kEngineOptions = {{
      [](Settings& s, const OptionValue& v) { s.tableGen = v.number != 0; },
      {},
      "generate the missing endgame tables in the background from five creatures down"},
+    {OptionSpec::string("EvalFile", ""), Effect::LoadEval, nullptr,
+     [](Settings& s, const OptionValue& v) { s.evalFile = v.text; }, "eval-file",
+     "evaluation weights, `name value` lines (docs/eval.md; empty: the compiled-in ones)"},
 }};
 
 }  // namespace

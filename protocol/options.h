@@ -39,6 +39,7 @@ struct EngineSettings {
 struct Settings : EngineSettings {
     RuleOptions rules;
     std::string tablePath;  // the tables' folder; empty: tables::defaultTablePath()
+    std::string evalFile;   // the evaluation weights (eval::loadTunables); empty: compiled in
 };
 
 // What the engine does besides taking the new Settings once an option was set.
@@ -50,6 +51,7 @@ enum class Effect : std::uint8_t {
     RestartRandom,  // the baseline players' random numbers start again from the seed
     ReopenTables,   // the endgame tables are opened again from the new settings
     TableGen,       // background generation is started (or stopped) as the setting says
+    LoadEval,       // the evaluation weights are read from the file (a bad one is refused)
 };
 
 struct Option {

@@ -134,6 +134,13 @@ class Worker {
 
     double search(const Position& pos, int depth, double alpha, double beta, int ply);
 
+    // New evaluation weights: the evaluation cache, which holds values of the old ones, is
+    // emptied.
+    void setTunables(const eval::Tunables& tunables) {
+        memo_.setTunables(tunables);
+        std::fill_n(evalCache_.get(), kEvalBuckets, EvalBucket{});
+    }
+
     [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
     [[nodiscard]] std::uint64_t heuristicCount() const { return heuristic_; }
     [[nodiscard]] int seldepth() const { return seldepth_; }
@@ -615,6 +622,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 
 struct Searcher::Impl {
     Options options;
+    eval::Tunables tunables;                          // every worker's memo has these
     std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
@@ -650,8 +658,10 @@ struct Searcher::Impl {
 
 void Searcher::Impl::resizeWorkers(int count) {
     std::vector<std::unique_ptr<Worker>> added;
-    for (int t = static_cast<int>(workers.size()); t < count; ++t)
+    for (int t = static_cast<int>(workers.size()); t < count; ++t) {
         added.push_back(std::make_unique<Worker>());
+        added.back()->setTunables(tunables);
+    }
     pool.resize(count);
     workers.resize(static_cast<std::size_t>(std::min<int>(count, workers.size())));
     for (auto& w : added)
@@ -678,6 +688,20 @@ const Options& Searcher::options() const {
 
 void Searcher::clearHash() {
     impl_->tt.clear();
+}
+
+void Searcher::setTunables(const eval::Tunables& tunables) {
+    wait();
+    if (tunables == impl_->tunables) return;
+    impl_->tunables = tunables;
+    for (auto& w : impl_->workers)
+        w->setTunables(tunables);
+    // Entries hold values of the old weights: a search must not mix them with the new.
+    impl_->tt.clear();
+}
+
+const eval::Tunables& Searcher::tunables() const {
+    return impl_->tunables;
 }
 
 void Searcher::setTables(std::shared_ptr<const tables::Tablebase> tables) {
@@ -817,7 +841,7 @@ Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double val
     line.move = rm.move;
     line.value = value;
     line.exact = rm.exact;
-    const auto w = eval::wdl(root, sign * value);
+    const auto w = eval::wdl(root, sign * value, tunables);
     line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
     line.pv = extractPv(tt, root, rm.move, depth);
     return line;
@@ -916,7 +940,8 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
             // Stopped before one iteration finished: the static value after the decision.
             Position child = root;
             child.apply(best[k].move);
-            value = sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child));
+            value =
+                sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child, tunables));
         }
         report.lines.push_back(lineOf(root, best[k], value, std::max(completedDepth, 1)));
     }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::tables {
 class Tablebase;
@@ -98,6 +99,11 @@ class Searcher {
     // are exact; under DrawTurns N they are not probed (docs/search.md). Tables of another
     // rule mix answer nothing.
     void setTables(std::shared_ptr<const tables::Tablebase> tables);
+    // Blocking; not while a search runs. The evaluation weights every search uses from now
+    // on (the compiled-in defaults until called); new weights empty the table, whose values
+    // were found with the old ones.
+    void setTunables(const eval::Tunables& tunables);
+    [[nodiscard]] const eval::Tunables& tunables() const;
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from

@@ -49,7 +49,7 @@ TEST_SUITE("options") {
                                "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
                                "Hash",           "Threads",     "MultiPV",        "Clear Hash",
                                "Seed",           "Player",      "Tables",         "TablePath",
-                               "TableGen"};
+                               "TableGen",       "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
