@@ -14,7 +14,7 @@ constexpr EngineSettings kDefaults{};
 // In PlayerKind order.
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
 
-constexpr std::array<Option, 10> kEngineOptions = {{
+constexpr std::array<Option, 11> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -24,6 +24,11 @@ constexpr std::array<Option, 10> kEngineOptions = {{
     {OptionSpec::spin("MultiPV", kDefaults.search.multiPv, 1, 64), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.multiPv = static_cast<int>(v.number); },
      "multipv", "show the best K decisions"},
+    {OptionSpec::spin("Contempt", static_cast<std::int64_t>(100 * kDefaults.search.contempt), 0,
+                      90),
+     Effect::ResizeSearch, nullptr,
+     [](Settings& s, const OptionValue& v) { s.search.contempt = v.number / 100.0; }, "contempt",
+     "a draw is worth minus this many hundredths of a win to the engine"},
     {OptionSpec::button("Clear Hash"),
      Effect::ClearHash,
      nullptr,

@@ -119,7 +119,12 @@ class Worker {
     // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
     // save work.
     void begin(TranspositionTable* tt, const Control& control, bool managesTime,
-               const tables::Tablebase* tables) {
+               const tables::Tablebase* tables, eval::Contempt contempt = {}) {
+        if (contempt.side != contempt_.side || contempt.value != contempt_.value) {
+            // The cached evaluations were made with the other contempt.
+            contempt_ = contempt;
+            std::fill_n(evalCache_.get(), kEvalBuckets, EvalBucket{});
+        }
         tt_ = tt;
         tables_ = tables;
         control_ = control;
@@ -175,8 +180,13 @@ class Worker {
         if (b.entries[1].key == key) return b.entries[1].value;
         // The newer entry moves to the second slot and the older one leaves.
         b.entries[1] = b.entries[0];
-        b.entries[0] = {key, eval::evaluate(pos, memo_)};
+        b.entries[0] = {key, contempt_.value > 0 ? eval::evaluate(pos, memo_, contempt_)
+                                                 : eval::evaluate(pos, memo_)};
         return b.entries[0].value;
+    }
+    // A finished game's value, a draw worth -contempt to the contempt's side.
+    [[nodiscard]] double terminal(const Position& pos) const {
+        return contempt_.value > 0 ? eval::contemptOfOver(pos, contempt_) : terminalValue(pos);
     }
     // Starts loading what searching `child` at `depth` reads first: its evaluation cache
     // slot when it is a leaf, else its table cluster.
@@ -224,6 +234,7 @@ class Worker {
     static constexpr std::size_t kEvalBuckets = 1 << 14;  // 512 KiB
     LargeArray<EvalBucket> evalCache_ = makeLargeArray<EvalBucket>(kEvalBuckets);
     eval::Memo memo_;
+    eval::Contempt contempt_;  // none: value 0
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every
@@ -274,7 +285,7 @@ double Worker::search(const Position& pos, int depth, double alpha, double beta,
     switch (kindOf(pos)) {
         case NodeKind::Terminal:
             if (!enter(ply)) return 0;
-            return terminalValue(pos);
+            return terminal(pos);
         case NodeKind::Chance:
             return searchChance(pos, depth, alpha, beta, ply);
         case NodeKind::Max:
@@ -464,7 +475,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         Child& c = children[i];
         double v;
         if (c.kind == NodeKind::Terminal) {
-            c.lo = c.hi = terminalValue(c.pos);
+            c.lo = c.hi = terminal(c.pos);
         } else if (tableValue(c.pos, v)) {
             c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
@@ -623,6 +634,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 struct Searcher::Impl {
     Options options;
     eval::Tunables tunables;                          // every worker's memo has these
+    eval::Contempt tableContempt;                     // the contempt of the table's values
     std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
@@ -651,6 +663,11 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
+    // Options::contempt for the player who decides at the root (none when 0).
+    [[nodiscard]] eval::Contempt contemptFor(const Position& root) const {
+        if (options.contempt <= 0) return {};
+        return {root.decider(), options.contempt};
+    }
     [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
         return search::tablesFor(root, tables.get());
     }
@@ -764,7 +781,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tablesFor(root));
+        w->begin(&tt, helperControl, false, tablesFor(root), contemptFor(root));
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -869,7 +886,12 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true, tablesFor(root));
+    if (const eval::Contempt c = contemptFor(root);
+        c.side != tableContempt.side || c.value != tableContempt.value) {
+        tt.clear();  // its values were found with another contempt
+        tableContempt = c;
+    }
+    main.begin(&tt, control, true, tablesFor(root), contemptFor(root));
 
     EventList legal;
     root.generate(legal);

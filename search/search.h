@@ -75,6 +75,9 @@ struct Options {
     int hashMiB = 64;
     int threads = 1;
     int multiPv = 1;
+    // A draw is worth -contempt to the player the search decides for (eval::Contempt): an
+    // engine that must beat weaker play trades some safety for fewer draws. 0: none.
+    double contempt = 0;
 };
 
 using InfoCallback = std::function<void(const Info&)>;

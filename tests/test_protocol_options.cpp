@@ -32,6 +32,7 @@ Settings scrambled() {
                                       {"Hash", "3"},
                                       {"Threads", "5"},
                                       {"MultiPV", "4"},
+                                      {"Contempt", "35"},
                                       {"Seed", "11"},
                                       {"Player", "random"}})
         REQUIRE_FALSE(setOption(s, named(name), value));
@@ -47,9 +48,9 @@ TEST_SUITE("options") {
     TEST_CASE("the registry announces every option of PROTOCOL.md and Player, in order") {
         const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
                                "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
-                               "Hash",           "Threads",     "MultiPV",        "Clear Hash",
-                               "Seed",           "Player",      "Tables",         "TablePath",
-                               "TableGen",       "EvalFile"};
+                               "Hash",           "Threads",     "MultiPV",        "Contempt",
+                               "Clear Hash",     "Seed",        "Player",         "Tables",
+                               "TablePath",      "TableGen",    "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
@@ -119,6 +120,9 @@ TEST_SUITE("options") {
         Settings s;
         CHECK_FALSE(setOption(s, named("hash"), "65536"));
         CHECK(s.search.hashMiB == 65536);
+        CHECK_FALSE(setOption(s, named("contempt"), "30"));
+        CHECK(s.search.contempt == 0.3);
+        CHECK(setOption(s, named("Contempt"), "91"));
         CHECK_FALSE(setOption(s, named("Seed"), "4294967295"));
         CHECK(s.seed == 4294967295u);
         CHECK_FALSE(setOption(s, named("PLAYER"), "Greedy"));
@@ -145,6 +149,7 @@ TEST_SUITE("options") {
         CHECK(s.search.hashMiB == defaults.search.hashMiB);
         CHECK(s.search.threads == defaults.search.threads);
         CHECK(s.search.multiPv == defaults.search.multiPv);
+        CHECK(s.search.contempt == defaults.search.contempt);
         CHECK(s.seed == defaults.seed);
         CHECK(s.player == defaults.player);
     }

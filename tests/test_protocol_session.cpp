@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 18 + 1);
+        REQUIRE(lines.size() == 2 + 19 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -97,6 +97,7 @@ TEST_SUITE("session") {
             "option name Hash type spin default 64 min 1 max 65536",
             "option name Threads type spin default 1 min 1 max 256",
             "option name MultiPV type spin default 1 min 1 max 64",
+            "option name Contempt type spin default 0 min 0 max 90",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random var "
@@ -403,6 +404,17 @@ TEST_SUITE("session") {
         CHECK(e.command("setoption name EvalFile value <empty>").empty());
         CHECK(evalLine() == evalBefore);
         CHECK(searched() == evBefore);
+    }
+
+    TEST_CASE("Contempt: a certain quiet draw is worth minus the contempt") {
+        Engine e;
+        e.command("setoption name Ruleset value dalsian");
+        // Every piece on the safe outer ring, two actions before the quiet draw.
+        e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
+        CHECK(field(e.go("go depth 2").at(0), "ev") == "0");
+        CHECK(e.command("setoption name Contempt value 25").empty());
+        e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
+        CHECK(field(e.go("go depth 2").at(0), "ev") == "-250");
     }
 
     TEST_CASE("odds of an attack, of every attack, of the pending attack") {

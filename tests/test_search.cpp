@@ -532,3 +532,48 @@ TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it
     CHECK(pos.isLegal(report.best));
 #endif
 }
+
+TEST_CASE("Contempt: a search facing a certain quiet draw values it at -contempt") {
+    // dalsian, every piece on the safe outer ring, two actions before the quiet draw: no
+    // attack can happen, whatever is played.
+    const Rules rules = Rules::preset(Ruleset::Dalsian);
+    for (const char* dfen :
+         {"./............/.KGHS..mlnt. 1 2 78 40", "./............/.KGHS..mlnt. 2 2 78 40"}) {
+        CAPTURE(dfen);
+        const Position pos = *Position::fromDfen(dfen, rules);
+        Searcher searcher;
+        searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        CHECK(searcher.run(pos, depthLimit(3)).lines.at(0).value == 0);
+        searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1, .contempt = 0.25});
+        const Report report = searcher.run(pos, depthLimit(3));
+        CHECK(report.lines.at(0).value == doctest::Approx(-0.25));
+        CHECK(report.lines.at(0).exact);
+    }
+}
+
+TEST_CASE("Contempt: 0 is the search without it, node for node") {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    for (const Position& pos : samplePositions(rules, 6, 99)) {
+        Searcher plain, zero;
+        plain.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        zero.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1, .contempt = 0});
+        const Report a = plain.run(pos, depthLimit(3)), b = zero.run(pos, depthLimit(3));
+        CHECK(a.nodes == b.nodes);
+        CHECK(a.lines.at(0).value == b.lines.at(0).value);
+    }
+}
+
+TEST_CASE("Contempt: a draw worth less to the decider never raises its value") {
+    // dalsian: hiding on the safe ring is a draw share almost everywhere.
+    const Rules rules = Rules::preset(Ruleset::Dalsian);
+    int lower = 0;
+    for (const Position& pos : samplePositions(rules, 30, 5)) {
+        Searcher plain, bold;
+        plain.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        bold.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1, .contempt = 0.5});
+        const Report a = plain.run(pos, depthLimit(2)), b = bold.run(pos, depthLimit(2));
+        CHECK(b.lines.at(0).value <= a.lines.at(0).value + 1e-6);
+        if (b.lines.at(0).value < a.lines.at(0).value - 0.01) ++lower;
+    }
+    CHECK(lower > 10);
+}
