@@ -237,6 +237,7 @@ int runAnalyse(const std::vector<std::string>& args) {
         if (auto error = eval::loadTunables(settings.evalFile, tunables))
             throw UsageError{"--eval-file: " + *error};
     searcher.setTunables(tunables);
+    searcher.setPlay(settings.play);
 
     std::cout << "rules    " << rules.describe() << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';

@@ -400,6 +400,7 @@ void Engine::onGo(const Go& cmd) {
 
     search::Searcher& s = searcher();
     s.wait();
+    s.setPlay(settings_.play);
     refreshTables();
     startJob(Job::Search);
     const bool showMultipv = settings_.search.multiPv > 1;

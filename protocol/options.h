@@ -26,6 +26,7 @@ enum class PlayerKind : std::uint8_t { Search, Greedy, Random, Cautious };
 // the registry can declare.
 struct EngineSettings {
     search::Options search;
+    search::Play play;       // Contempt, Opponent
     std::uint64_t seed = 0;  // the baseline players' random numbers
     PlayerKind player = PlayerKind::Search;
     // The endgame tables (docs/tables.md): probed by the search when `tables` is on; missing

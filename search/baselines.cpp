@@ -4,6 +4,8 @@
 #include "baselines.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "attack.h"
 #include "movegen.h"
@@ -90,39 +92,60 @@ class BestPicker {
     std::uint64_t ties_ = 0;
 };
 
-// The greedy choice; `cautious` leaves out the attacks below even odds (they then count as
-// no decision at all, so the player moves instead).
+// What the greedy player makes of a decision; `cautious` leaves out the attacks below even
+// odds (nothing: they count as no decision at all, so the player moves instead).
+std::optional<double> greedyValue(const Position& pos, Event e, bool cautious) {
+    switch (e.kind()) {
+        case EventKind::Attack:
+            if (cautious && !evenOdds(pos, e.from(), e.to())) return std::nullopt;
+            return attackGain(pos, e.from(), e.to());
+        case EventKind::Place: {
+            // The pushed piece is always the decider's enemy: put it where it threatens
+            // least and is most exposed.
+            const Player decider = pos.decider();
+            Position child = pos;
+            child.apply(e);
+            return bestThreat(child, decider) - bestThreat(child, opponent(decider));
+        }
+        default:
+            return 0.0;
+    }
+}
+
+// The greedy choice, ties broken by rngState.
 Event bestDecision(const Position& pos, std::uint64_t& rngState, bool cautious) {
     if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
     EventList events;
     pos.generate(events);
     BestPicker picker(rngState);
-    const Player decider = pos.decider();
     bool offered = false;
-    for (const Event e : events) {
-        switch (e.kind()) {
-            case EventKind::Attack:
-                if (cautious && !evenOdds(pos, e.from(), e.to())) continue;
-                picker.offer(e, attackGain(pos, e.from(), e.to()));
-                break;
-            case EventKind::Place: {
-                // The pushed piece is always the decider's enemy: put it where it threatens
-                // least and is most exposed.
-                Position child = pos;
-                child.apply(e);
-                picker.offer(e, bestThreat(child, decider) - bestThreat(child, opponent(decider)));
-                break;
-            }
-            default:
-                picker.offer(e, 0.0);
-                break;
+    for (const Event e : events)
+        if (const auto v = greedyValue(pos, e, cautious)) {
+            picker.offer(e, *v);
+            offered = true;
         }
-        offered = true;
-    }
     // Only attacks below even odds are legal (a piece boxed in with one action left): one
     // must be chosen, so the best of them it is.
     if (!offered) return bestDecision(pos, rngState, false);
     return picker.choice();
+}
+
+// The events tied for greedy's best value (BestPicker's tolerance).
+void bestChoices(const Position& pos, bool cautious, EventList& out) {
+    EventList events;
+    pos.generate(events);
+    std::array<std::optional<double>, EventList::kCapacity> values;
+    double best = 0;
+    bool any = false;
+    for (int i = 0; i < events.size(); ++i)
+        if ((values[i] = greedyValue(pos, events[i], cautious))) {
+            best = any ? std::max(best, *values[i]) : *values[i];
+            any = true;
+        }
+    if (!any) return bestChoices(pos, false, out);
+    constexpr double kTolerance = 1e-12;
+    for (int i = 0; i < events.size(); ++i)
+        if (values[i] && *values[i] >= best - kTolerance) out.push(events[i]);
 }
 
 }  // namespace
@@ -148,6 +171,15 @@ Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
 
 Event cautiousDecision(const Position& pos, std::uint64_t& rngState) {
     return bestDecision(pos, rngState, true);
+}
+
+void baselineChoices(Baseline player, const Position& pos, EventList& out) {
+    out.clear();
+    if (pos.isOver() || pos.phase() == Phase::Outcome) return;
+    if (player == Baseline::Random)
+        pos.generate(out);
+    else
+        bestChoices(pos, player == Baseline::Cautious, out);
 }
 
 Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {

@@ -29,6 +29,11 @@ inline constexpr std::array<std::string_view, 3> kBaselineNames = {"random", "gr
 // opponent, which exposes a player that cannot convert a lead it is handed.
 [[nodiscard]] Event cautiousDecision(const Position& pos, std::uint64_t& rngState);
 
+// The decisions `player` chooses among, each equally likely: every legal one for random, the
+// ones tied for the best value for greedy and cautious. What a search that models this
+// player averages over (search::Options::opponent).
+void baselineChoices(Baseline player, const Position& pos, EventList& out);
+
 // The decision of `player`.
 [[nodiscard]] Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState);
 

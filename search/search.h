@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "baselines.h"
 #include "position.h"
 #include "tunables.h"
 
@@ -75,9 +76,17 @@ struct Options {
     int hashMiB = 64;
     int threads = 1;
     int multiPv = 1;
-    // A draw is worth -contempt to the player the search decides for (eval::Contempt): an
-    // engine that must beat weaker play trades some safety for fewer draws. 0: none.
+};
+
+// How the search plays for the player it decides for, against whom (Searcher::setPlay).
+struct Play {
+    // A draw is worth -contempt to that player (eval::Contempt): an engine that must beat
+    // weaker play trades some safety for fewer draws. 0: none.
     double contempt = 0;
+    // The opponent as a model: none, the minimax opponent; a baseline player, whose
+    // decisions are averaged over the ones it chooses among (baselineChoices), so that the
+    // search plays for what that player will do.
+    std::optional<Baseline> opponent;
 };
 
 using InfoCallback = std::function<void(const Info&)>;
@@ -107,6 +116,10 @@ class Searcher {
     // were found with the old ones.
     void setTunables(const eval::Tunables& tunables);
     [[nodiscard]] const eval::Tunables& tunables() const;
+    // Not while a search runs. Contempt and the opponent model of the searches from now on
+    // (none until called); the table is emptied when a search finds them (or the side they
+    // are for) changed.
+    void setPlay(const Play& play);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from

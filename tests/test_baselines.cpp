@@ -77,3 +77,24 @@ TEST_CASE("cautious is greedy without the attacks below even odds") {
     CHECK(greedyOnlyAttacks > 0);
     CHECK(sameAsGreedy > 0);
 }
+
+TEST_CASE("baseline choices: every legal decision for random, greedy's own picks for greedy") {
+    for (const Ruleset r : kRulesets) {
+        const Rules rules = Rules::preset(r);
+        for (const Position& pos : testing::samplePositions(rules, 40, 17)) {
+            EventList all, random, greedy, cautious;
+            pos.generate(all);
+            baselineChoices(Baseline::Random, pos, random);
+            baselineChoices(Baseline::Greedy, pos, greedy);
+            baselineChoices(Baseline::Cautious, pos, cautious);
+            CHECK(random.size() == all.size());
+            REQUIRE(!greedy.empty());
+            REQUIRE(!cautious.empty());
+            for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+                std::uint64_t a = seed, b = seed;
+                CHECK(greedy.contains(greedyDecision(pos, a)));
+                CHECK(cautious.contains(cautiousDecision(pos, b)));
+            }
+        }
+    }
+}

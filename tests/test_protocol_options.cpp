@@ -33,6 +33,7 @@ Settings scrambled() {
                                       {"Threads", "5"},
                                       {"MultiPV", "4"},
                                       {"Contempt", "35"},
+                                      {"Opponent", "greedy"},
                                       {"Seed", "11"},
                                       {"Player", "random"}})
         REQUIRE_FALSE(setOption(s, named(name), value));
@@ -49,8 +50,8 @@ TEST_SUITE("options") {
         const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
                                "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
                                "Hash",           "Threads",     "MultiPV",        "Contempt",
-                               "Clear Hash",     "Seed",        "Player",         "Tables",
-                               "TablePath",      "TableGen",    "EvalFile"};
+                               "Opponent",       "Clear Hash",  "Seed",           "Player",
+                               "Tables",         "TablePath",   "TableGen",       "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
@@ -121,8 +122,13 @@ TEST_SUITE("options") {
         CHECK_FALSE(setOption(s, named("hash"), "65536"));
         CHECK(s.search.hashMiB == 65536);
         CHECK_FALSE(setOption(s, named("contempt"), "30"));
-        CHECK(s.search.contempt == 0.3);
+        CHECK(s.play.contempt == 0.3);
         CHECK(setOption(s, named("Contempt"), "91"));
+        CHECK_FALSE(setOption(s, named("opponent"), "Random"));
+        CHECK(s.play.opponent == search::Baseline::Random);
+        CHECK_FALSE(setOption(s, named("Opponent"), "minimax"));
+        CHECK_FALSE(s.play.opponent);
+        CHECK(setOption(s, named("Opponent"), "search"));
         CHECK_FALSE(setOption(s, named("Seed"), "4294967295"));
         CHECK(s.seed == 4294967295u);
         CHECK_FALSE(setOption(s, named("PLAYER"), "Greedy"));
@@ -149,7 +155,8 @@ TEST_SUITE("options") {
         CHECK(s.search.hashMiB == defaults.search.hashMiB);
         CHECK(s.search.threads == defaults.search.threads);
         CHECK(s.search.multiPv == defaults.search.multiPv);
-        CHECK(s.search.contempt == defaults.search.contempt);
+        CHECK(s.play.contempt == defaults.play.contempt);
+        CHECK(s.play.opponent == defaults.play.opponent);
         CHECK(s.seed == defaults.seed);
         CHECK(s.player == defaults.player);
     }

@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 19 + 1);
+        REQUIRE(lines.size() == 2 + 20 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -98,6 +98,8 @@ TEST_SUITE("session") {
             "option name Threads type spin default 1 min 1 max 256",
             "option name MultiPV type spin default 1 min 1 max 64",
             "option name Contempt type spin default 0 min 0 max 90",
+            "option name Opponent type combo default minimax var minimax var random var greedy "
+            "var cautious",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random var "
@@ -411,10 +413,31 @@ TEST_SUITE("session") {
         e.command("setoption name Ruleset value dalsian");
         // Every piece on the safe outer ring, two actions before the quiet draw.
         e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
-        CHECK(field(e.go("go depth 2").at(0), "ev") == "0");
+        CHECK(field(e.go("go depth 2").rbegin()[1], "ev") == "0");
         CHECK(e.command("setoption name Contempt value 25").empty());
         e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
-        CHECK(field(e.go("go depth 2").at(0), "ev") == "-250");
+        CHECK(field(e.go("go depth 2").rbegin()[1], "ev") == "-250");
+    }
+
+    TEST_CASE("Opponent: a modelled baseline never answers better than the minimax opponent") {
+        Engine e;
+        e.command(std::string("position dfen ") + kMelee);
+        const auto ev = [&] {
+            const auto lines = e.go("go depth 3");
+            REQUIRE(lines.size() >= 2);
+            return std::stoi(field(lines[lines.size() - 2], "ev"));
+        };
+        const int minimax = ev();
+        for (const char* model : {"random", "greedy", "cautious"}) {
+            CHECK(e.command(std::string("setoption name Opponent value ") + model).empty());
+            e.command("newgame");
+            e.command(std::string("position dfen ") + kMelee);
+            CHECK(ev() >= minimax);
+        }
+        CHECK(e.command("setoption name Opponent value minimax").empty());
+        e.command("newgame");
+        e.command(std::string("position dfen ") + kMelee);
+        CHECK(ev() == minimax);
     }
 
     TEST_CASE("odds of an attack, of every attack, of the pending attack") {
