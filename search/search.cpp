@@ -537,6 +537,10 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
+        // A modelled decision's first move bounds nothing (its value is a mean); at depth 0
+        // it is evaluated like any other.
+        if (c.kind == NodeKind::Modelled && !(c.pos.phase() == Phase::Decision && depth <= 0))
+            continue;
         const star::Window w = windowFor(c);
         const double low = std::max(w.a, -1.0), high = std::min(w.b, 1.0);
         const double v = probe(c.pos, depth, low, high, ply + 1);
