@@ -632,7 +632,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 20);
+        CHECK(e.until("deiok").size() == 2 + 20 + 1);  // id lines, options, deiok
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {
