@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <memory>
 
+#include "baselines.h"
 #include "eval.h"
+#include "game.h"
 #include "generate.h"
 #include "temp_dir.h"
 #include "tuner.h"
@@ -115,4 +117,49 @@ TEST_CASE("default parameters follow the rules") {
             CHECK(name != "quietHorizon");
             CHECK(name != "drawByHiding");
         }
+}
+
+TEST_CASE("record samples: every decision point of a game, labelled by its result") {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    arena::GameRecord record;
+    record.rules = rules.describe();
+    record.deal = Position::startpos(rules).dfen();
+    record.outcome = arena::GameOutcome::Player2Wins;
+    record.termination = arena::Termination::QuietDraw;
+    Position pos = Position::startpos(rules);
+    std::uint64_t rng = 9;
+    int decisions = 0;
+    for (int i = 0; i < 40 && !pos.isOver(); ++i) {
+        if (pos.phase() == Phase::Decision) ++decisions;
+        const Event e = pos.phase() == Phase::Outcome ? [&] {
+            EventList l;
+            pos.generate(l);
+            return l[0];
+        }()
+                                                      : search::greedyDecision(pos, rng);
+        record.events.push_back({e.token(), "", 0, false});
+        pos.apply(e);
+    }
+    std::string error;
+    const auto parsed = arena::parseRecords(arena::formatRecord(record), error);
+    REQUIRE_MESSAGE(parsed, error);
+    tune::RecordSamples out;
+    REQUIRE_FALSE(tune::recordSamples(*parsed, 1, out));
+    CHECK(static_cast<int>(out.samples.size()) == decisions);
+    for (const auto& s : out.samples) {
+        CHECK(s.label == -1);
+        CHECK(s.pos.phase() == Phase::Decision);
+        CHECK(s.pos.rules().drawTurns() == 40);
+    }
+    tune::RecordSamples every3;
+    REQUIRE_FALSE(tune::recordSamples(*parsed, 3, every3));
+    CHECK(static_cast<int>(every3.samples.size()) == (decisions + 2) / 3);
+
+    // A record that does not replay is named.
+    auto broken = *parsed;
+    broken[0].events[3].token = "c9-c8";
+    tune::RecordSamples none;
+    const auto err = tune::recordSamples(broken, 1, none);
+    REQUIRE(err);
+    CHECK(err->find("record 1") != std::string::npos);
 }

@@ -48,12 +48,15 @@ int main(int argc, char** argv) {
         "Usage: dejarik-tune --out FILE [--ruleset R] [--option Name=Value]... [--tables DIR]\n"
         "                    [--positions N] [--per-game K] [--seconds S] [--threads N]\n"
         "                    [--params a,b,...] [--start FILE] [--seed N]\n"
+        "                    [--records FILE... [--stride K]]\n"
         "Fits the evaluation weights to positions of at most four creatures labelled by the\n"
-        "exact endgame tables (mean squared error of evaluate() against the tables' value),\n"
-        "holding out a fifth of the positions, and writes the weights as EvalFile reads them.\n"
+        "exact endgame tables (mean squared error of evaluate() against the tables' value), or\n"
+        "with --records to arena games' positions labelled by their results, holding out the\n"
+        "positions of every fifth game, and writes the weights as EvalFile reads them.\n"
         "Progress goes to stderr.\nOptions");
     std::string rulesetName = "kelly", tablePath, params, startFile, outFile;
-    std::vector<std::string> ruleOptions;
+    std::vector<std::string> ruleOptions, recordFiles;
+    int stride = 1;
     int positions = 20000, perGame = 8, threads = 2;
     double limit = 120;
     std::uint64_t seed = 1;
@@ -72,6 +75,10 @@ int main(int argc, char** argv) {
         "the weights to fit, comma-separated (default: those the ruleset's positions move)")(
         "start", po::value(&startFile), "start from this weights file (default: compiled in)")(
         "seed", po::value(&seed), "seeds the games that give the positions (default 1)")(
+        "records", po::value(&recordFiles)->composing(),
+        "arena game records (repeatable): their decision points labelled by the game's result, "
+        "instead of the tables")("stride", po::value(&stride),
+                                 "with --records: every K-th decision point (default 1)")(
         "out", po::value(&outFile), "write the fitted weights here (required)");
     po::variables_map vm;
     if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, argc, argv, vm))
@@ -105,11 +112,29 @@ int main(int argc, char** argv) {
         return usageError("--out: cannot write " + outFile);
 
     const auto t0 = std::chrono::steady_clock::now();
+    tune::RecordSamples fromRecords;
+    for (const std::string& file : recordFiles) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return usageError("--records: cannot read " + file);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string error;
+        const auto records = arena::parseRecords(text.str(), error);
+        if (!records) return usageError("--records: " + file + ": " + error);
+        if (auto err = tune::recordSamples(*records, stride, fromRecords))
+            return usageError("--records: " + file + ": " + *err);
+    }
     const tables::Tablebase tb(
         tablePath.empty() ? tables::defaultTablePath() : std::filesystem::path(tablePath), rules);
     for (const std::string& problem : tb.problems())
         say("tables: " + problem);
-    auto samples = tune::tableSamples(tb, *ruleset, positions, perGame, seed);
+    auto samples = recordFiles.empty() ? tune::tableSamples(tb, *ruleset, positions, perGame, seed)
+                                       : std::move(fromRecords.samples);
+    if (samples.size() < 10 && !recordFiles.empty()) {
+        std::cerr << kProgram << ": error: only " << samples.size()
+                  << " decision points in the records\n";
+        return 1;
+    }
     if (samples.size() < 10) {
         std::cerr << kProgram << ": error: only " << samples.size()
                   << " positions the tables answer under " << tb.directory().string()
@@ -117,11 +142,11 @@ int main(int argc, char** argv) {
                   << " --max-pieces 4)\n";
         return 1;
     }
-    // Every fifth position is held out: the fit never sees it, and its loss says whether
-    // the fit learnt the game or the sample.
+    // The positions of every fifth game are held out: the fit never sees them, and their
+    // loss says whether the fit learnt the game or the sample.
     std::vector<tune::Sample> train, held;
-    for (std::size_t i = 0; i < samples.size(); ++i)
-        (i % 5 == 4 ? held : train).push_back(samples[i]);
+    for (const tune::Sample& s : samples)
+        (s.game % 5 == 4 ? held : train).push_back(s);
     char line[256];
     std::snprintf(line, sizeof line, "sampled %zu positions (%zu fitted, %zu held out) in %.1f s",
                   samples.size(), train.size(), held.size(), seconds(t0));
@@ -141,9 +166,13 @@ int main(int argc, char** argv) {
     say(line);
 
     std::ofstream out(outFile, std::ios::trunc);
-    out << "# dejarik-tune --ruleset " << rulesetName << " --positions " << positions << " --seed "
-        << seed << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore
-        << " -> " << heldAfter << " held out\n"
+    out << "# dejarik-tune --ruleset " << rulesetName
+        << (recordFiles.empty()
+                ? " --positions " + std::to_string(positions) + " --seed " + std::to_string(seed)
+                : " --records (" + std::to_string(recordFiles.size()) + " files) --stride " +
+                      std::to_string(stride))
+        << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore << " -> "
+        << heldAfter << " held out\n"
         << eval::formatTunables(tuned);
     if (!out) {
         std::cerr << kProgram << ": error: cannot write " << outFile << "\n";

@@ -73,7 +73,7 @@ std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset rulese
             if (pos.phase() == Phase::Decision && pos.occupied().count() <= tables::kMaxPieces &&
                 uniform(rng) < 0.34)
                 if (const auto v = tables.probe(pos)) {
-                    out.push_back({pos, *v});
+                    out.push_back({pos, *v, game});
                     ++taken;
                     if (static_cast<int>(out.size()) == count) break;
                 }
@@ -83,6 +83,35 @@ std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset rulese
         }
     }
     return out;
+}
+
+std::optional<std::string> recordSamples(const std::vector<arena::GameRecord>& records, int stride,
+                                         RecordSamples& out) {
+    stride = std::max(stride, 1);
+    int seen = 0;
+    for (std::size_t r = 0; r < records.size(); ++r) {
+        const arena::GameRecord& record = records[r];
+        if (arena::isFault(record.termination)) continue;
+        const std::string where = "record " + std::to_string(r + 1) + ": ";
+        std::string error;
+        const auto options = arena::parseRulesTag(record.rules, error);
+        if (!options) return where + error;
+        out.rules.push_back(std::make_unique<Rules>(*options));
+        const Rules& rules = *out.rules.back();
+        auto pos = Position::fromDfen(record.deal, rules, &error);
+        if (!pos) return where + "Deal: " + error;
+        const double label = record.outcome == arena::GameOutcome::Player1Wins   ? 1.0
+                             : record.outcome == arena::GameOutcome::Player2Wins ? -1.0
+                                                                                 : 0.0;
+        for (const arena::RecordedEvent& e : record.events) {
+            if (!pos->isOver() && pos->phase() == Phase::Decision && seen++ % stride == 0)
+                out.samples.push_back({*pos, label, r});
+            const auto event = pos->parseEvent(e.token);
+            if (!event) return where + "event " + e.token + " is not legal";
+            pos->apply(*event);
+        }
+    }
+    return std::nullopt;
 }
 
 double meanSquaredError(std::span<const Sample> samples, const eval::Tunables& weights,

@@ -6,10 +6,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "game.h"
 #include "position.h"
 #include "tablebase.h"
 #include "tunables.h"
@@ -21,6 +24,7 @@ namespace dejarik::tune {
 struct Sample {
     Position pos;
     double label = 0;
+    std::uint64_t game = 0;  // the game it comes from: positions of one game are held out together
 };
 
 // `count` decision points with at most four creatures, each from a game played from a random
@@ -31,6 +35,18 @@ struct Sample {
 // `count` games gave no more.
 [[nodiscard]] std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset ruleset,
                                                int count, int perGame, std::uint64_t seed);
+
+// Positions from arena game records (docs/arena.md, "Records"), each labelled by its game's
+// result for player 1 (+1, 0, -1): Texel's original labels, for positions with any number
+// of creatures and the quiet draw in play. The positions point to `rules`, one per record.
+struct RecordSamples {
+    std::vector<std::unique_ptr<Rules>> rules;
+    std::vector<Sample> samples;
+};
+// Every `stride`-th decision point of every game not ended by a fault; an error names the
+// record that does not replay.
+[[nodiscard]] std::optional<std::string> recordSamples(
+    const std::vector<arena::GameRecord>& records, int stride, RecordSamples& out);
 
 // Mean of (evaluate(pos, weights) - label)^2, the samples split over `threads` threads.
 [[nodiscard]] double meanSquaredError(std::span<const Sample> samples,
