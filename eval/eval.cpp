@@ -1,5 +1,8 @@
 #include "eval.h"
 
+#include <cmath>
+
+#include "fastmath.h"
 #include "placement.h"
 #include "terms.h"
 
@@ -25,6 +28,24 @@ double evaluate(const Position& pos, const Tunables& tunables) {
 
 double evaluate(const Position& pos, Memo& memo) {
     return valueOf(pos, memo.tunables(), &memo);
+}
+
+double evaluate(const Position& pos, Memo& memo, Contempt contempt) {
+    if (pos.isOver()) return contemptOfOver(pos, contempt);
+    // A placement is never a leaf of the search (outcomes and placements spend no depth).
+    if (pos.phase() == Phase::Placement) return evaluate(pos, memo);
+    Scores s;
+    scoreAt(pos, s, memo.tunables(), &memo);
+    const double value = squash(s.raw());
+    const double draw = 1.0 - notQuietNorHidden(s.details, value, memo.tunables());
+    const double sign = contempt.side == Player::One ? 1.0 : -1.0;
+    return value - sign * contempt.value * draw * (1.0 - std::abs(value));
+}
+
+double contemptOfOver(const Position& pos, Contempt contempt) {
+    const double w1 = pos.winProbability(Player::One), w2 = pos.winProbability(Player::Two);
+    const double sign = contempt.side == Player::One ? 1.0 : -1.0;
+    return w1 - w2 - sign * contempt.value * (1.0 - w1 - w2);
 }
 
 }  // namespace dejarik::eval

@@ -33,6 +33,18 @@ namespace dejarik::eval {
 // (eval/memo.h); exactly evaluate(pos, memo.tunables()). One memo per thread.
 [[nodiscard]] double evaluate(const Position& pos, Memo& memo);
 
+// Contempt (docs/eval.md, "Contempt"): a draw is worth -contempt to `side` (+contempt to
+// the other), for an engine that must win against weaker play. The value of a position not
+// over moves by contempt times its draw share (the quiet clock's and the safe ring's, as
+// wdl() counts them) times what the value leaves, 1 - |v|; a finished game by contempt
+// times its draw chance. contempt in [0, 1): the value stays strictly inside (-1, 1).
+struct Contempt {
+    Player side = Player::One;
+    double value = 0;
+};
+[[nodiscard]] double evaluate(const Position& pos, Memo& memo, Contempt contempt);
+[[nodiscard]] double contemptOfOver(const Position& pos, Contempt contempt);
+
 // The evaluator depends on the quiet counter only through min(actions left before the
 // quiet draw, kQuietCap): the search tells table entries apart by that distance up to here.
 inline constexpr int kQuietCap = 100;

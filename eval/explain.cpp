@@ -93,13 +93,10 @@ std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunabl
         const Details& d = s.details;
         // Three ways to a draw: the quiet counter runs out; the side behind hides on a safe
         // outer ring; the pieces left can hardly kill each other.
-        const double quiet = 1.0 - d.quietScale;
-        const Player behind = value >= 0 ? Player::Two : Player::One;
-        const double hide = tunables.drawByHiding * d.hide[index(behind)];
         const double decisive = pairStats(pos).decisive;
         const double stalemate =
             tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
-        drawShare = 1.0 - (1.0 - quiet) * (1.0 - hide) * (1.0 - stalemate);
+        drawShare = 1.0 - notQuietNorHidden(d, value, tunables) * (1.0 - stalemate);
     }
     const int room = 1000 - std::abs(v);
     int draw = std::clamp(static_cast<int>(std::lround(drawShare * room)), 0, room);

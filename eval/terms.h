@@ -59,6 +59,17 @@ struct Scores {
     }
 };
 
+// The share of the value's room (1 - |value|) that escapes a draw by the quiet clock running
+// out and by the side behind hiding on a safe outer ring: the first two of wdl()'s three
+// ways to a draw, which the terms have already measured.
+[[nodiscard]] inline double notQuietNorHidden(const Details& d, double value,
+                                              const Tunables& tunables) {
+    const double quiet = 1.0 - d.quietScale;
+    const Player behind = value >= 0 ? Player::Two : Player::One;
+    const double hide = tunables.drawByHiding * d.hide[index(behind)];
+    return (1.0 - quiet) * (1.0 - hide);
+}
+
 // The scores of a position that is over, at a decision, or with an outcome due; a game not
 // over has the tunables' calibration. A placement is scored here only for its draw share
 // (wdl): as the decision after it.

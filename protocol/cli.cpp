@@ -205,7 +205,7 @@ int runAnalyse(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik analyse [--ruleset R] [--option Name=Value]... (--startpos | --dfen D)\n"
         "                       [--moves \"e1 e2 ...\"] [--depth N | --movetime MS] [--multipv K]\n"
-        "                       [--hash MiB] [--threads N]\n"
+        "                       [--hash MiB] [--threads N] [--eval-file FILE]\n"
         "Searches the decision due in a position and prints the ranked decisions with their\n"
         "expected result, win/draw/loss chances and principal variation. With neither --depth\n"
         "nor --movetime it thinks for one second.\nOptions");
@@ -250,6 +250,12 @@ int runAnalyse(const std::vector<std::string>& args) {
     std::string tableError;
     searcher.setTables(openTables(settings, rules, &tableError));
     if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};
+    eval::Tunables tunables;
+    if (!settings.evalFile.empty())
+        if (auto error = eval::loadTunables(settings.evalFile, tunables))
+            throw UsageError{"--eval-file: " + *error};
+    searcher.setTunables(tunables);
+    searcher.setPlay(settings.play);
 
     std::cout << "rules    " << rules.describe() << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
@@ -267,7 +273,8 @@ int runAnalyse(const std::vector<std::string>& args) {
               << ms << " ms (" << report.nodes * 1000 / static_cast<std::uint64_t>(ms > 0 ? ms : 1)
               << " nodes/s)\n";
     std::vector<search::Line> lines = report.lines;
-    if (lines.empty() && !report.best.isNone()) lines.push_back(staticLine(*pos, report.best));
+    if (lines.empty() && !report.best.isNone())
+        lines.push_back(staticLine(*pos, report.best, tunables));
     std::cout << "rank  decision       ev     win    draw    loss  principal variation\n";
     for (std::size_t k = 0; k < lines.size(); ++k) {
         const auto& l = lines[k];

@@ -293,6 +293,18 @@ void Engine::onSetOption(const SetOption& cmd) {
         case Effect::RestartRandom:
             rng_ = next.seed;
             break;
+        case Effect::LoadEval: {
+            eval::Tunables tunables;
+            if (!next.evalFile.empty())
+                if (auto error = eval::loadTunables(next.evalFile, tunables)) {
+                    out_.error("setoption: EvalFile: " + *error +
+                               "; the weights stay as they were");
+                    return;
+                }
+            waitForJobThreads();
+            searcher_.setTunables(tunables);
+            break;
+        }
         case Effect::None:
             break;
     }
@@ -388,6 +400,7 @@ void Engine::onGo(const Go& cmd) {
 
     search::Searcher& s = searcher();
     s.wait();
+    s.setPlay(settings_.play);
     refreshTables();
     startJob(Job::Search);
     const bool showMultipv = settings_.search.multiPv > 1;
@@ -411,7 +424,7 @@ void Engine::onGo(const Go& cmd) {
         try {
             std::vector<search::Line> lines = report.lines;
             if (lines.empty() && !report.best.isNone())
-                lines.push_back(staticLine(pos_, report.best));
+                lines.push_back(staticLine(pos_, report.best, searcher_.tunables()));
             if (!report.best.isNone() && !pos_.isLegal(report.best))
                 spdlog::error("search returned an illegal bestmove {}", report.best.token());
             const std::int64_t time = report.timeMs;
@@ -443,10 +456,12 @@ void Engine::onGo(const Go& cmd) {
 
 void Engine::goWithoutSearch() {
     const auto t0 = std::chrono::steady_clock::now();
-    const Event decision = settings_.player == PlayerKind::Greedy
-                               ? search::greedyDecision(pos_, rng_)
-                               : search::randomDecision(pos_, rng_);
-    const search::Line line = staticLine(pos_, decision);
+    const search::Baseline player =
+        settings_.player == PlayerKind::Greedy     ? search::Baseline::Greedy
+        : settings_.player == PlayerKind::Cautious ? search::Baseline::Cautious
+                                                   : search::Baseline::Random;
+    const Event decision = search::baselineDecision(player, pos_, rng_);
+    const search::Line line = staticLine(pos_, decision, searcher_.tunables());
     const auto time =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();
@@ -501,7 +516,8 @@ void Engine::onEval() {
         out_.error("eval: the game is over (" + resultText(pos_) + ")");
         return;
     }
-    const eval::Breakdown b = eval::explain(pos_);
+    const eval::Tunables& tunables = searcher_.tunables();
+    const eval::Breakdown b = eval::explain(pos_, tunables);
     std::vector<std::string> lines;
     lines.emplace_back("term                  player 1  player 2      diff  note");
     for (const auto& t : b.terms) {
@@ -514,11 +530,11 @@ void Engine::onEval() {
     lines.push_back(tableLine(tables_.get(), pos_));
     // The tables give one value; its win/draw/loss split is derived as the search's is.
     if (const auto v = tables_ ? tables_->probe(pos_) : std::nullopt) {
-        const auto t = eval::wdl(pos_, *v);
+        const auto t = eval::wdl(pos_, *v, tunables);
         lines.push_back("table wdl " + std::to_string(t[0]) + " " + std::to_string(t[1]) + " " +
                         std::to_string(t[2]) + " for player 1");
     }
-    const auto wdl = eval::wdl(pos_, b.value);
+    const auto wdl = eval::wdl(pos_, b.value, tunables);
     lines.push_back("raw " + signedFixed(b.raw, 3) + " for player 1");
     lines.push_back("eval " + signedFixed(b.value, 3) + " for player 1 (ev " +
                     std::to_string(std::lround(1000 * b.value)) + " wdl " + std::to_string(wdl[0]) +

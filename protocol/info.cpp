@@ -29,7 +29,7 @@ std::string infoLine(const InfoStats& stats, const search::Line& line) {
         stats.multipv > 0 ? fmt::format(" multipv {}", stats.multipv) : "", scoreText(line));
 }
 
-search::Line staticLine(const Position& pos, Event decision) {
+search::Line staticLine(const Position& pos, Event decision, const eval::Tunables& tunables) {
     search::Line line;
     line.move = decision;
     line.pv = {decision};
@@ -45,8 +45,8 @@ search::Line staticLine(const Position& pos, Event decision) {
         line.exact = true;
         return line;
     }
-    const double forOne = eval::evaluate(next);
-    const auto wdlOne = eval::wdl(next, forOne);
+    const double forOne = eval::evaluate(next, tunables);
+    const auto wdlOne = eval::wdl(next, forOne, tunables);
     line.value = me == Player::One ? forOne : -forOne;
     line.wdl = me == Player::One ? wdlOne : std::array<int, 3>{wdlOne[2], wdlOne[1], wdlOne[0]};
     return line;

@@ -31,6 +31,7 @@ struct InfoStats {
 
 // The value of a decision judged one event ahead, for players that do not search: exact
 // when the event ends the game, else the static evaluation, from the decider's view.
-[[nodiscard]] search::Line staticLine(const Position& pos, Event decision);
+[[nodiscard]] search::Line staticLine(const Position& pos, Event decision,
+                                      const eval::Tunables& tunables = eval::kDefaultTunables);
 
 }  // namespace dejarik::protocol

@@ -12,9 +12,13 @@ namespace {
 constexpr EngineSettings kDefaults{};
 
 // In PlayerKind order.
-constexpr std::array<std::string_view, 3> kPlayerNames = {"search", "greedy", "random"};
+// "minimax", or a baseline of search::kBaselineNames (parsed by name).
+constexpr std::array<std::string_view, 4> kOpponentNames = {"minimax", "random", "greedy",
+                                                            "cautious"};
 
-constexpr std::array<Option, 9> kEngineOptions = {{
+constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
+
+constexpr std::array<Option, 12> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -24,6 +28,15 @@ constexpr std::array<Option, 9> kEngineOptions = {{
     {OptionSpec::spin("MultiPV", kDefaults.search.multiPv, 1, 64), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.multiPv = static_cast<int>(v.number); },
      "multipv", "show the best K decisions"},
+    {OptionSpec::spin("Contempt", static_cast<std::int64_t>(100 * kDefaults.play.contempt), 0, 90),
+     Effect::None, nullptr,
+     [](Settings& s, const OptionValue& v) { s.play.contempt = v.number / 100.0; }, "contempt",
+     "a draw is worth minus this many hundredths of a win to the engine"},
+    {OptionSpec::combo("Opponent", kOpponentNames[0], kOpponentNames), Effect::None, nullptr,
+     [](Settings& s, const OptionValue& v) {
+         s.play.opponent = search::parseBaseline(v.text);  // nothing for minimax
+     },
+     "opponent", "the search's model of the opponent: minimax, or a baseline player's choices"},
     {OptionSpec::button("Clear Hash"),
      Effect::ClearHash,
      nullptr,
@@ -57,6 +70,9 @@ constexpr std::array<Option, 9> kEngineOptions = {{
      [](Settings& s, const OptionValue& v) { s.tableGen = v.number != 0; },
      {},
      "generate the missing endgame tables in the background from five creatures down"},
+    {OptionSpec::string("EvalFile", ""), Effect::LoadEval, nullptr,
+     [](Settings& s, const OptionValue& v) { s.evalFile = v.text; }, "eval-file",
+     "evaluation weights, `name value` lines (docs/eval.md; empty: the compiled-in ones)"},
 }};
 
 }  // namespace

@@ -20,12 +20,13 @@
 namespace dejarik::protocol {
 
 // Who answers `go`: the search, or a baseline player (measurements only).
-enum class PlayerKind : std::uint8_t { Search, Greedy, Random };
+enum class PlayerKind : std::uint8_t { Search, Greedy, Random, Cautious };
 
 // The values of the options that are literal types, so that their defaults are constants
 // the registry can declare.
 struct EngineSettings {
     search::Options search;
+    search::Play play;       // Contempt, Opponent
     std::uint64_t seed = 0;  // the baseline players' random numbers
     PlayerKind player = PlayerKind::Search;
     // The endgame tables (docs/tables.md): probed by the search when `tables` is on; missing
@@ -39,6 +40,7 @@ struct EngineSettings {
 struct Settings : EngineSettings {
     RuleOptions rules;
     std::string tablePath;  // the tables' folder; empty: tables::defaultTablePath()
+    std::string evalFile;   // the evaluation weights (eval::loadTunables); empty: compiled in
 };
 
 // What the engine does besides taking the new Settings once an option was set.
@@ -50,6 +52,7 @@ enum class Effect : std::uint8_t {
     RestartRandom,  // the baseline players' random numbers start again from the seed
     ReopenTables,   // the endgame tables are opened again from the new settings
     TableGen,       // background generation is started (or stopped) as the setting says
+    LoadEval,       // the evaluation weights are read from the file (a bad one is refused)
 };
 
 struct Option {

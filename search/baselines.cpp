@@ -1,9 +1,11 @@
-// The two baseline players (search/baselines.h). Both are deliberately shallow: they exist
+// The baseline players (search/baselines.h). Both are deliberately shallow: they exist
 // to give the strength table fixed, reproducible reference points, so every choice here
 // favours a definition that is easy to state over playing strength.
 #include "baselines.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "attack.h"
 #include "movegen.h"
@@ -53,6 +55,17 @@ double bestThreat(const Position& pos, Player player) {
     return best;
 }
 
+// Whether the attacker wins the roll of the attack from -> to (kill or push) at least as
+// often as it loses it (counter-push or counter-kill). What a push kills under BlockedPush
+// changes the stakes, not who won the roll, so it does not enter here.
+bool evenOdds(const Position& pos, Cell from, Cell to) {
+    const auto& odds =
+        pos.rules().combat(pos.at(from).creature(), pos.at(to).creature()).probability;
+    return odds[static_cast<int>(Outcome::Kill)] + odds[static_cast<int>(Outcome::Push)] >=
+           odds[static_cast<int>(Outcome::CounterPush)] +
+               odds[static_cast<int>(Outcome::CounterKill)];
+}
+
 // Keeps the best-valued event seen so far, breaking exact ties uniformly at random
 // (reservoir sampling over the tied events, so no list is needed).
 class BestPicker {
@@ -79,7 +92,69 @@ class BestPicker {
     std::uint64_t ties_ = 0;
 };
 
+// What the greedy player makes of a decision; `cautious` leaves out the attacks below even
+// odds (nothing: they count as no decision at all, so the player moves instead).
+std::optional<double> greedyValue(const Position& pos, Event e, bool cautious) {
+    switch (e.kind()) {
+        case EventKind::Attack:
+            if (cautious && !evenOdds(pos, e.from(), e.to())) return std::nullopt;
+            return attackGain(pos, e.from(), e.to());
+        case EventKind::Place: {
+            // The pushed piece is always the decider's enemy: put it where it threatens
+            // least and is most exposed.
+            const Player decider = pos.decider();
+            Position child = pos;
+            child.apply(e);
+            return bestThreat(child, decider) - bestThreat(child, opponent(decider));
+        }
+        default:
+            return 0.0;
+    }
+}
+
+// The greedy choice, ties broken by rngState.
+Event bestDecision(const Position& pos, std::uint64_t& rngState, bool cautious) {
+    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
+    EventList events;
+    pos.generate(events);
+    BestPicker picker(rngState);
+    bool offered = false;
+    for (const Event e : events)
+        if (const auto v = greedyValue(pos, e, cautious)) {
+            picker.offer(e, *v);
+            offered = true;
+        }
+    // Only attacks below even odds are legal (a piece boxed in with one action left): one
+    // must be chosen, so the best of them it is.
+    if (!offered) return bestDecision(pos, rngState, false);
+    return picker.choice();
+}
+
+// The events tied for greedy's best value (BestPicker's tolerance).
+void bestChoices(const Position& pos, bool cautious, EventList& out) {
+    EventList events;
+    pos.generate(events);
+    std::array<std::optional<double>, EventList::kCapacity> values;
+    double best = 0;
+    bool any = false;
+    for (int i = 0; i < events.size(); ++i)
+        if ((values[i] = greedyValue(pos, events[i], cautious))) {
+            best = any ? std::max(best, *values[i]) : *values[i];
+            any = true;
+        }
+    if (!any) return bestChoices(pos, false, out);
+    constexpr double kTolerance = 1e-12;
+    for (int i = 0; i < events.size(); ++i)
+        if (values[i] && *values[i] >= best - kTolerance) out.push(events[i]);
+}
+
 }  // namespace
+
+std::optional<Baseline> parseBaseline(std::string_view name) {
+    for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
+        if (kBaselineNames[i] == name) return static_cast<Baseline>(i);
+    return std::nullopt;
+}
 
 Event randomDecision(const Position& pos, std::uint64_t& rngState) {
     if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
@@ -91,30 +166,32 @@ Event randomDecision(const Position& pos, std::uint64_t& rngState) {
 }
 
 Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
-    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
-    EventList events;
-    pos.generate(events);
-    BestPicker picker(rngState);
-    const Player decider = pos.decider();
-    for (const Event e : events) {
-        switch (e.kind()) {
-            case EventKind::Attack:
-                picker.offer(e, attackGain(pos, e.from(), e.to()));
-                break;
-            case EventKind::Place: {
-                // The pushed piece is always the decider's enemy: put it where it threatens
-                // least and is most exposed.
-                Position child = pos;
-                child.apply(e);
-                picker.offer(e, bestThreat(child, decider) - bestThreat(child, opponent(decider)));
-                break;
-            }
-            default:
-                picker.offer(e, 0.0);
-                break;
-        }
+    return bestDecision(pos, rngState, false);
+}
+
+Event cautiousDecision(const Position& pos, std::uint64_t& rngState) {
+    return bestDecision(pos, rngState, true);
+}
+
+void baselineChoices(Baseline player, const Position& pos, EventList& out) {
+    out.clear();
+    if (pos.isOver() || pos.phase() == Phase::Outcome) return;
+    if (player == Baseline::Random)
+        pos.generate(out);
+    else
+        bestChoices(pos, player == Baseline::Cautious, out);
+}
+
+Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {
+    switch (player) {
+        case Baseline::Random:
+            return randomDecision(pos, rngState);
+        case Baseline::Greedy:
+            return greedyDecision(pos, rngState);
+        case Baseline::Cautious:
+            return cautiousDecision(pos, rngState);
     }
-    return picker.choice();
+    return Event();
 }
 
 }  // namespace dejarik::search

@@ -1,11 +1,19 @@
 // Baseline players for measuring the engine (issue: arena): no search at all.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "position.h"
 
 namespace dejarik::search {
+
+// The baseline players, each named as the `Player` option and the arena's `builtin=` call it.
+enum class Baseline : std::uint8_t { Random, Greedy, Cautious };
+inline constexpr std::array<std::string_view, 3> kBaselineNames = {"random", "greedy", "cautious"};
+[[nodiscard]] std::optional<Baseline> parseBaseline(std::string_view name);
 
 // A uniformly random legal decision of the position (decision or placement point).
 [[nodiscard]] Event randomDecision(const Position& pos, std::uint64_t& rngState);
@@ -14,5 +22,19 @@ namespace dejarik::search {
 // (attacks by their exact outcome odds, placements by what they expose), no look-ahead;
 // ties broken by rngState.
 [[nodiscard]] Event greedyDecision(const Position& pos, std::uint64_t& rngState);
+
+// The greedy player that never attacks below even odds: an attack is declared only when the
+// attacker wins the roll (kill or push) at least as often as it loses it (counter-push or
+// counter-kill), a push onto a boxed-in piece that kills counting as a kill. A passive
+// opponent, which exposes a player that cannot convert a lead it is handed.
+[[nodiscard]] Event cautiousDecision(const Position& pos, std::uint64_t& rngState);
+
+// The decisions `player` chooses among, each equally likely: every legal one for random, the
+// ones tied for the best value for greedy and cautious. What a search that models this
+// player averages over (search::Options::opponent).
+void baselineChoices(Baseline player, const Position& pos, EventList& out);
+
+// The decision of `player`.
+[[nodiscard]] Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState);
 
 }  // namespace dejarik::search

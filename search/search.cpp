@@ -53,7 +53,8 @@ constexpr std::array<std::uint64_t, kQuietBuckets> kQuietKeys = [] {
     return pos.key() ^ kQuietKeys[bucket] ^ pos.rules().fingerprint();
 }
 
-enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance };
+// Modelled: a decision of the opponent under Play::opponent, the mean over its choices.
+enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance, Modelled };
 
 [[nodiscard]] NodeKind kindOf(const Position& pos) {
     if (pos.isOver()) return NodeKind::Terminal;
@@ -119,7 +120,15 @@ class Worker {
     // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
     // save work.
     void begin(TranspositionTable* tt, const Control& control, bool managesTime,
-               const tables::Tablebase* tables) {
+               const tables::Tablebase* tables, eval::Contempt contempt = {},
+               std::optional<Baseline> opponent = {}, Player modelled = Player::Two) {
+        opponent_ = opponent;
+        modelled_ = modelled;
+        if (contempt.side != contempt_.side || contempt.value != contempt_.value) {
+            // The cached evaluations were made with the other contempt.
+            contempt_ = contempt;
+            std::fill_n(evalCache_.get(), kEvalBuckets, EvalBucket{});
+        }
         tt_ = tt;
         tables_ = tables;
         control_ = control;
@@ -134,6 +143,13 @@ class Worker {
 
     double search(const Position& pos, int depth, double alpha, double beta, int ply);
 
+    // New evaluation weights: the evaluation cache, which holds values of the old ones, is
+    // emptied.
+    void setTunables(const eval::Tunables& tunables) {
+        memo_.setTunables(tunables);
+        std::fill_n(evalCache_.get(), kEvalBuckets, EvalBucket{});
+    }
+
     [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
     [[nodiscard]] std::uint64_t heuristicCount() const { return heuristic_; }
     [[nodiscard]] int seldepth() const { return seldepth_; }
@@ -145,6 +161,14 @@ class Worker {
   private:
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
+    double searchModelled(const Position& pos, int depth, double alpha, double beta, int ply);
+    // The node's kind, a decision of the modelled opponent being Modelled.
+    [[nodiscard]] NodeKind kind(const Position& pos) const {
+        const NodeKind k = kindOf(pos);
+        if (opponent_ && (k == NodeKind::Max || k == NodeKind::Min) && pos.decider() == modelled_)
+            return NodeKind::Modelled;
+        return k;
+    }
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
     // The endgame tables' value of a position (player 1's view), where they answer: at most
     // four creatures (the cheap test first), the set present, and DrawTurns 0. The tables
@@ -168,8 +192,13 @@ class Worker {
         if (b.entries[1].key == key) return b.entries[1].value;
         // The newer entry moves to the second slot and the older one leaves.
         b.entries[1] = b.entries[0];
-        b.entries[0] = {key, eval::evaluate(pos, memo_)};
+        b.entries[0] = {key, contempt_.value > 0 ? eval::evaluate(pos, memo_, contempt_)
+                                                 : eval::evaluate(pos, memo_)};
         return b.entries[0].value;
+    }
+    // A finished game's value, a draw worth -contempt to the contempt's side.
+    [[nodiscard]] double terminal(const Position& pos) const {
+        return contempt_.value > 0 ? eval::contemptOfOver(pos, contempt_) : terminalValue(pos);
     }
     // Starts loading what searching `child` at `depth` reads first: its evaluation cache
     // slot when it is a leaf, else its table cluster.
@@ -217,6 +246,9 @@ class Worker {
     static constexpr std::size_t kEvalBuckets = 1 << 14;  // 512 KiB
     LargeArray<EvalBucket> evalCache_ = makeLargeArray<EvalBucket>(kEvalBuckets);
     eval::Memo memo_;
+    eval::Contempt contempt_;           // none: value 0
+    std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
+    Player modelled_ = Player::Two;
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every
@@ -264,12 +296,14 @@ void Worker::store(std::uint64_t key, double value, int depth, double alpha, dou
 }
 
 double Worker::search(const Position& pos, int depth, double alpha, double beta, int ply) {
-    switch (kindOf(pos)) {
+    switch (kind(pos)) {
         case NodeKind::Terminal:
             if (!enter(ply)) return 0;
-            return terminalValue(pos);
+            return terminal(pos);
         case NodeKind::Chance:
             return searchChance(pos, depth, alpha, beta, ply);
+        case NodeKind::Modelled:
+            return searchModelled(pos, depth, alpha, beta, ply);
         case NodeKind::Max:
         case NodeKind::Min:
             return searchDecision(pos, depth, alpha, beta, ply);
@@ -442,7 +476,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         Child& c = children[n++];
         c.p = pos.probability(o);
         c.pos.apply(o);
-        c.kind = kindOf(c.pos);
+        c.kind = kind(c.pos);
         // Decisions at depth 0 are evaluated, never stored: no table entry to look for.
         c.inTable = tt_ && c.kind != NodeKind::Terminal &&
                     !(c.pos.phase() == Phase::Decision && depth <= 0);
@@ -457,7 +491,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         Child& c = children[i];
         double v;
         if (c.kind == NodeKind::Terminal) {
-            c.lo = c.hi = terminalValue(c.pos);
+            c.lo = c.hi = terminal(c.pos);
         } else if (tableValue(c.pos, v)) {
             c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
@@ -503,6 +537,10 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         Child& c = children[i];
         if (c.lo == c.hi) continue;
+        // A modelled decision's first move bounds nothing (its value is a mean); at depth 0
+        // it is evaluated like any other.
+        if (c.kind == NodeKind::Modelled && !(c.pos.phase() == Phase::Decision && depth <= 0))
+            continue;
         const star::Window w = windowFor(c);
         const double low = std::max(w.a, -1.0), high = std::min(w.b, 1.0);
         const double v = probe(c.pos, depth, low, high, ply + 1);
@@ -529,6 +567,44 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         c.lo = c.hi = v;
     }
     return settle(sumLo());
+}
+
+// A decision of the modelled opponent: the mean over the decisions it chooses among, each
+// searched with Star1's window for a chance node of equally likely outcomes (nothing is
+// known of a decision before it is searched: every bound starts at [-1, 1]).
+double Worker::searchModelled(const Position& pos, int depth, double alpha, double beta, int ply) {
+    if (!enter(ply)) return 0;
+    if (double v; tableValue(pos, v)) return v;
+    if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
+    const std::uint64_t key = tableKey(pos);
+    const std::uint64_t heuristicBefore = heuristic_;
+    if (tt_) {
+        TTData e;
+        double v;
+        if (tt_->probe(key, e) && tableCutoff(e, depth, alpha, beta, v)) return v;
+    }
+    auto settle = [&](double value) {
+        store(key, value, depth, alpha, beta, Event(), heuristicBefore);
+        return value;
+    };
+    EventList list;
+    baselineChoices(*opponent_, pos, list);
+    const int n = list.size();
+    const double p = 1.0 / n;
+    const int nextDepth = childDepth(pos, depth);
+    double sumLo = -1, sumHi = 1;
+    for (int i = 0; i < n; ++i) {
+        Position child = pos;
+        child.apply(list[i]);
+        const star::Window w = star::window(p, -1, 1, sumLo, sumHi, alpha, beta);
+        const double v = search(child, nextDepth, std::max(w.a, -1.0), std::min(w.b, 1.0), ply + 1);
+        if (stopped_) return 0;
+        if (v <= w.a) return settle(star::failLow(w, p, v, alpha));
+        if (v >= w.b) return settle(star::failHigh(w, p, v, beta));
+        sumLo = w.othersLo + p * v;
+        sumHi = w.othersHi + p * v;
+    }
+    return settle(sumLo);
 }
 
 double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
@@ -615,6 +691,21 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 
 struct Searcher::Impl {
     Options options;
+    eval::Tunables tunables;  // every worker's memo has these
+    Play play;
+    // What the table's values were found with besides the position: the contempt and the
+    // opponent model, and for whom (the side only matters when either is on).
+    struct Flavour {
+        eval::Contempt contempt;
+        std::optional<Baseline> opponent;
+        Player decider = Player::One;
+        bool operator==(const Flavour& o) const {
+            const bool sided = contempt.value > 0 || opponent;
+            return contempt.value == o.contempt.value && opponent == o.opponent &&
+                   (!sided || decider == o.decider);
+        }
+    };
+    Flavour flavour;
     std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
@@ -643,6 +734,11 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
+    // Play::contempt for the player who decides at the root (none when 0).
+    [[nodiscard]] eval::Contempt contemptFor(const Position& root) const {
+        if (play.contempt <= 0) return {};
+        return {root.decider(), play.contempt};
+    }
     [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
         return search::tablesFor(root, tables.get());
     }
@@ -650,8 +746,10 @@ struct Searcher::Impl {
 
 void Searcher::Impl::resizeWorkers(int count) {
     std::vector<std::unique_ptr<Worker>> added;
-    for (int t = static_cast<int>(workers.size()); t < count; ++t)
+    for (int t = static_cast<int>(workers.size()); t < count; ++t) {
         added.push_back(std::make_unique<Worker>());
+        added.back()->setTunables(tunables);
+    }
     pool.resize(count);
     workers.resize(static_cast<std::size_t>(std::min<int>(count, workers.size())));
     for (auto& w : added)
@@ -678,6 +776,25 @@ const Options& Searcher::options() const {
 
 void Searcher::clearHash() {
     impl_->tt.clear();
+}
+
+void Searcher::setTunables(const eval::Tunables& tunables) {
+    wait();
+    if (tunables == impl_->tunables) return;
+    impl_->tunables = tunables;
+    for (auto& w : impl_->workers)
+        w->setTunables(tunables);
+    // Entries hold values of the old weights: a search must not mix them with the new.
+    impl_->tt.clear();
+}
+
+void Searcher::setPlay(const Play& play) {
+    wait();
+    impl_->play = play;
+}
+
+const eval::Tunables& Searcher::tunables() const {
+    return impl_->tunables;
 }
 
 void Searcher::setTables(std::shared_ptr<const tables::Tablebase> tables) {
@@ -740,7 +857,8 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tablesFor(root));
+        w->begin(&tt, helperControl, false, tablesFor(root), contemptFor(root), play.opponent,
+                 opponent(root.decider()));
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -817,7 +935,7 @@ Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double val
     line.move = rm.move;
     line.value = value;
     line.exact = rm.exact;
-    const auto w = eval::wdl(root, sign * value);
+    const auto w = eval::wdl(root, sign * value, tunables);
     line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
     line.pv = extractPv(tt, root, rm.move, depth);
     return line;
@@ -845,7 +963,12 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true, tablesFor(root));
+    if (const Flavour f{contemptFor(root), play.opponent, root.decider()}; !(f == flavour)) {
+        tt.clear();  // its values were found with another contempt or opponent model
+        flavour = f;
+    }
+    main.begin(&tt, control, true, tablesFor(root), contemptFor(root), play.opponent,
+               opponent(root.decider()));
 
     EventList legal;
     root.generate(legal);
@@ -916,7 +1039,8 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
             // Stopped before one iteration finished: the static value after the decision.
             Position child = root;
             child.apply(best[k].move);
-            value = sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child));
+            value =
+                sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child, tunables));
         }
         report.lines.push_back(lineOf(root, best[k], value, std::max(completedDepth, 1)));
     }

@@ -19,7 +19,9 @@
 #include <memory>
 #include <vector>
 
+#include "baselines.h"
 #include "position.h"
+#include "tunables.h"
 
 namespace dejarik::tables {
 class Tablebase;
@@ -76,6 +78,17 @@ struct Options {
     int multiPv = 1;
 };
 
+// How the search plays for the player it decides for, against whom (Searcher::setPlay).
+struct Play {
+    // A draw is worth -contempt to that player (eval::Contempt): an engine that must beat
+    // weaker play trades some safety for fewer draws. 0: none.
+    double contempt = 0;
+    // The opponent as a model: none, the minimax opponent; a baseline player, whose
+    // decisions are averaged over the ones it chooses among (baselineChoices), so that the
+    // search plays for what that player will do.
+    std::optional<Baseline> opponent;
+};
+
 using InfoCallback = std::function<void(const Info&)>;
 using DoneCallback = std::function<void(const Report&)>;
 
@@ -98,6 +111,15 @@ class Searcher {
     // are exact; under DrawTurns N they are not probed (docs/search.md). Tables of another
     // rule mix answer nothing.
     void setTables(std::shared_ptr<const tables::Tablebase> tables);
+    // Blocking; not while a search runs. The evaluation weights every search uses from now
+    // on (the compiled-in defaults until called); new weights empty the table, whose values
+    // were found with the old ones.
+    void setTunables(const eval::Tunables& tunables);
+    [[nodiscard]] const eval::Tunables& tunables() const;
+    // Not while a search runs. Contempt and the opponent model of the searches from now on
+    // (none until called); the table is emptied when a search finds them (or the side they
+    // are for) changed.
+    void setPlay(const Play& play);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from

@@ -51,3 +51,11 @@ set_tests_properties(arena-cli-shards PROPERTIES
 add_test(NAME arena-cli-usage COMMAND ${ARENA_CLI} --engine builtin=greedy)
 set_tests_properties(arena-cli-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: give two or more --engine")
+add_test(NAME arena-cli-cautious
+  COMMAND ${ARENA_CLI} --engine builtin=cautious --engine builtin=random --pairs 3 --quiet)
+set_tests_properties(arena-cli-cautious PROPERTIES
+  PASS_REGULAR_EXPRESSION "cautious vs random ")
+add_test(NAME arena-cli-bad-builtin
+  COMMAND ${ARENA_CLI} --engine builtin=timid --engine builtin=random)
+set_tests_properties(arena-cli-bad-builtin PROPERTIES
+  PASS_REGULAR_EXPRESSION "builtin=timid: expected random, greedy or cautious")

@@ -1,4 +1,5 @@
-add_executable(search-tests test_search.cpp test_timeman.cpp test_search_tables.cpp)
+add_executable(search-tests test_search.cpp test_timeman.cpp test_search_tables.cpp
+  test_baselines.cpp)
 target_link_libraries(search-tests PRIVATE search doctest::doctest)
 add_test(NAME search COMMAND search-tests)
 

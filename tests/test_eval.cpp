@@ -344,6 +344,60 @@ TEST_CASE("draw clock: the value shrinks to a draw as the quiet counter nears it
     }
 }
 
+TEST_CASE("contempt: a draw's share of the value costs its side, the other side gains") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    const std::string dfen = "./S..........M/.....l...G.. 1 2 0 30";
+    eval::Memo memo;
+    const eval::Contempt one{Player::One, 0.4}, two{Player::Two, 0.4};
+    // Far from the quiet draw and nobody hiding (no safe ring): no draw share, no change.
+    const Position far = fromDfen(withQuiet(dfen, 10), kelly);
+    CHECK(eval::evaluate(far, memo, one) == eval::evaluate(far, memo));
+    int shrunk = 0;
+    for (int quiet = 50; quiet < 80; ++quiet) {
+        CAPTURE(quiet);
+        const Position pos = fromDfen(withQuiet(dfen, quiet), kelly);
+        const double v = eval::evaluate(pos, memo);
+        const double forOne = eval::evaluate(pos, memo, one);
+        const double forTwo = eval::evaluate(pos, memo, two);
+        // Exactly mirrored, never past either bound, and never better for the contempt's side.
+        CHECK(forOne - v == doctest::Approx(v - forTwo).epsilon(1e-12));
+        CHECK(forOne <= v);
+        CHECK(forOne > -1);
+        CHECK(forTwo < 1);
+        if (forOne < v - 0.01) ++shrunk;
+    }
+    CHECK(shrunk > 10);
+    // The draw certain one action away: the value is the contempt itself.
+    const Position drawn = fromDfen(withQuiet(dfen, 79), kelly);
+    CHECK(eval::evaluate(drawn, memo) == 0);
+    CHECK(eval::evaluate(drawn, memo, one) == doctest::Approx(-0.4));
+    CHECK(eval::evaluate(drawn, memo, two) == doctest::Approx(0.4));
+
+    // dalsian: a side hiding on the outer ring is a draw share even far from the clock.
+    const Rules& dalsian = preset(Ruleset::Dalsian);
+    const Position hidden = fromDfen("./S..........M/.....l...... 1 2 0 30", dalsian);
+    CHECK(eval::evaluate(hidden, memo, one) < eval::evaluate(hidden, memo) - 0.01);
+}
+
+TEST_CASE("contempt: a finished game, its draw chance at the contempt") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    // Player 1 on turn with one action left, a quiet draw after it: any move ends the game.
+    const Position pos = fromDfen("./S..........M/.....l...G.. 1 1 79 30", kelly);
+    EventList list;
+    pos.generate(list);
+    Position over = pos;
+    for (const Event e : list)
+        if (e.kind() == EventKind::Move) {
+            over.apply(e);
+            break;
+        }
+    REQUIRE(over.isOver());
+    REQUIRE(over.result() == Result::Draw);
+    CHECK(eval::contemptOfOver(over, {Player::One, 0.3}) == doctest::Approx(-0.3));
+    CHECK(eval::contemptOfOver(over, {Player::Two, 0.3}) == doctest::Approx(0.3));
+    CHECK(eval::contemptOfOver(over, {Player::Two, 0}) == 0);
+}
+
 TEST_CASE("hold: a player close to CentreWin with a piece on a is close to winning") {
     const Rules& classic = preset(Ruleset::DalsianClassic);
     const auto value = [&](const char* dfen) { return eval::evaluate(fromDfen(dfen, classic)); };

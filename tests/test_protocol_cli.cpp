@@ -2,7 +2,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 
+#include "temp_dir.h"
 #include "test_protocol_support.h"
 #include "test_text_lines.h"
 
@@ -151,6 +153,29 @@ P(player 2 wins) = 21/31 = 0.677419)");
               "odds axb1 kill 0.016695 push 0.104812 counterpush 0.347632 counterkill 0.530861");
     }
 
+    TEST_CASE("analyse --eval-file: the file's weights rank the decisions") {
+        const dejarik::testing::TempDir dir;
+        const std::string file = (dir.path() / "w.txt").string();
+        std::ofstream(file) << "calibration 1.5\n";
+        const auto ranks = [](const Run& r) {
+            std::vector<std::string> out;
+            for (const auto& l : r.out)
+                if (startsWith(l, "   1  ")) out.push_back(l);
+            return out;
+        };
+        const Run plain = run({"analyse", "--depth", "2"});
+        const Run loud = run({"analyse", "--depth", "2", "--eval-file", file});
+        CHECK(plain.status == 0);
+        CHECK(loud.status == 0);
+        REQUIRE(ranks(plain).size() == 1);
+        REQUIRE(ranks(loud).size() == 1);
+        CHECK(ranks(plain) != ranks(loud));
+        std::ofstream(file) << "calibration 9\n";
+        const Run bad = run({"analyse", "--depth", "2", "--eval-file", file});
+        CHECK(bad.status == 2);
+        CHECK(bad.err.find("--eval-file: " + file + ":1:") != std::string::npos);
+    }
+
     TEST_CASE("bench prints its summary last") {
         const Run r = run({"bench", "--depth", "1"});
         CHECK(r.status == 0);
@@ -188,6 +213,7 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"analyse", "--moves", "c9-c8"},
             {"analyse", "--multipv", "65"},
             {"analyse", "--hash", "0"},
+            {"analyse", "--eval-file", "/nonexistent/weights.txt"},
             {"analyse", "stray"},
             {"odds", "--attacker", "Q", "--defender", "N"},
             {"odds", "--attacker", "S"},

@@ -32,6 +32,8 @@ Settings scrambled() {
                                       {"Hash", "3"},
                                       {"Threads", "5"},
                                       {"MultiPV", "4"},
+                                      {"Contempt", "35"},
+                                      {"Opponent", "greedy"},
                                       {"Seed", "11"},
                                       {"Player", "random"}})
         REQUIRE_FALSE(setOption(s, named(name), value));
@@ -47,9 +49,9 @@ TEST_SUITE("options") {
     TEST_CASE("the registry announces every option of PROTOCOL.md and Player, in order") {
         const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
                                "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
-                               "Hash",           "Threads",     "MultiPV",        "Clear Hash",
-                               "Seed",           "Player",      "Tables",         "TablePath",
-                               "TableGen"};
+                               "Hash",           "Threads",     "MultiPV",        "Contempt",
+                               "Opponent",       "Clear Hash",  "Seed",           "Player",
+                               "Tables",         "TablePath",   "TableGen",       "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
@@ -119,6 +121,14 @@ TEST_SUITE("options") {
         Settings s;
         CHECK_FALSE(setOption(s, named("hash"), "65536"));
         CHECK(s.search.hashMiB == 65536);
+        CHECK_FALSE(setOption(s, named("contempt"), "30"));
+        CHECK(s.play.contempt == 0.3);
+        CHECK(setOption(s, named("Contempt"), "91"));
+        CHECK_FALSE(setOption(s, named("opponent"), "Random"));
+        CHECK(s.play.opponent == search::Baseline::Random);
+        CHECK_FALSE(setOption(s, named("Opponent"), "minimax"));
+        CHECK_FALSE(s.play.opponent);
+        CHECK(setOption(s, named("Opponent"), "search"));
         CHECK_FALSE(setOption(s, named("Seed"), "4294967295"));
         CHECK(s.seed == 4294967295u);
         CHECK_FALSE(setOption(s, named("PLAYER"), "Greedy"));
@@ -145,6 +155,8 @@ TEST_SUITE("options") {
         CHECK(s.search.hashMiB == defaults.search.hashMiB);
         CHECK(s.search.threads == defaults.search.threads);
         CHECK(s.search.multiPv == defaults.search.multiPv);
+        CHECK(s.play.contempt == defaults.play.contempt);
+        CHECK(s.play.opponent == defaults.play.opponent);
         CHECK(s.seed == defaults.seed);
         CHECK(s.player == defaults.player);
     }

@@ -186,7 +186,7 @@ TEST_SUITE("positions") {
             }
             checkGo(e, s, go);
         }
-        for (const char* player : {"greedy", "random"}) {
+        for (const char* player : {"greedy", "random", "cautious"}) {
             REQUIRE(e.command(std::string("setoption name Player value ") + player).empty());
             for (int i = 0; i < 10; ++i) {
                 const int length = std::uniform_int_distribution<int>(0, 60)(rng);

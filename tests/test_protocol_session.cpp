@@ -5,6 +5,7 @@
 #include <fstream>
 #include <thread>
 
+#include "temp_dir.h"
 #include "test_protocol_support.h"
 
 using namespace dejarik::test;
@@ -78,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 17 + 1);
+        REQUIRE(lines.size() == 2 + 20 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -96,12 +97,17 @@ TEST_SUITE("session") {
             "option name Hash type spin default 64 min 1 max 65536",
             "option name Threads type spin default 1 min 1 max 256",
             "option name MultiPV type spin default 1 min 1 max 64",
+            "option name Contempt type spin default 0 min 0 max 90",
+            "option name Opponent type combo default minimax var minimax var random var greedy "
+            "var cautious",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
-            "option name Player type combo default search var search var greedy var random",
+            "option name Player type combo default search var search var greedy var random var "
+            "cautious",
             "option name Tables type check default true",
             "option name TablePath type string default <empty>",
             "option name TableGen type check default false",
+            "option name EvalFile type string default <empty>",
         };
         for (std::size_t i = 0; i < expected.size(); ++i)
             CHECK(lines[2 + i] == expected[i]);
@@ -314,7 +320,7 @@ TEST_SUITE("session") {
     }
 
     TEST_CASE("baseline players answer at once with an info line") {
-        for (const char* player : {"greedy", "random"}) {
+        for (const char* player : {"greedy", "random", "cautious"}) {
             Engine e;
             e.command(std::string("setoption name Player value ") + player);
             e.command("setoption name Seed value 42");
@@ -355,6 +361,83 @@ TEST_SUITE("session") {
         CHECK(startsWith(lines.front(), "term"));
         CHECK(startsWith(lines.back(), "eval "));
         CHECK(lines.back().find("for player 1") != std::string::npos);
+    }
+
+    TEST_CASE("EvalFile: the weights of a file in eval and the search, a bad file refused") {
+        const dejarik::testing::TempDir dir;
+        const auto write = [&](const std::string& name, const std::string& text) {
+            std::ofstream(dir.path() / name) << text;
+            return (dir.path() / name).string();
+        };
+        const std::string bold = write("bold.txt", "# louder terms\ncalibration 1\nexposure 0.6\n");
+        const std::string outOfRange = write("range.txt", "exposure 0.3\ncalibration 5\n");
+        const std::string unknown = write("unknown.txt", "boldness 1\n");
+        Engine e;
+        const auto evalLine = [&] { return e.command("eval").back(); };
+        const auto searched = [&] {
+            e.command("newgame");  // the same table for each search
+            e.command(std::string("position dfen ") + kMelee);
+            const auto lines = e.go("go depth 3");
+            REQUIRE(lines.size() >= 2);
+            return field(lines[lines.size() - 2], "ev");
+        };
+        e.command(std::string("position dfen ") + kMelee);
+        const std::string evalBefore = evalLine(), evBefore = searched();
+
+        CHECK(e.command("setoption name EvalFile value " + bold).empty());
+        const std::string evalBold = evalLine(), evBold = searched();
+        CHECK(evalBold != evalBefore);
+        CHECK(evBold != evBefore);
+
+        // Each bad file: one error line naming the file and line, the weights kept.
+        for (const std::string& bad :
+             {outOfRange, unknown, (dir.path() / "none.txt").string(), dir.str()}) {
+            const auto lines = e.command("setoption name EvalFile value " + bad);
+            checkOneError(lines, bad);
+            CHECK(lines[0].find("EvalFile") != std::string::npos);
+            CHECK(lines[0].find(bad) != std::string::npos);
+            CHECK(lines[0].find("the weights stay as they were") != std::string::npos);
+            CHECK(evalLine() == evalBold);
+        }
+        CHECK(e.command("setoption name EvalFile value " + outOfRange).at(0).find(":2:") !=
+              std::string::npos);
+
+        // <empty>: the compiled-in weights again, the same values to the digit.
+        CHECK(e.command("setoption name EvalFile value <empty>").empty());
+        CHECK(evalLine() == evalBefore);
+        CHECK(searched() == evBefore);
+    }
+
+    TEST_CASE("Contempt: a certain quiet draw is worth minus the contempt") {
+        Engine e;
+        e.command("setoption name Ruleset value dalsian");
+        // Every piece on the safe outer ring, two actions before the quiet draw.
+        e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
+        CHECK(field(e.go("go depth 2").rbegin()[1], "ev") == "0");
+        CHECK(e.command("setoption name Contempt value 25").empty());
+        e.command("position dfen ./............/.KGHS..mlnt. 1 2 78 40");
+        CHECK(field(e.go("go depth 2").rbegin()[1], "ev") == "-250");
+    }
+
+    TEST_CASE("Opponent: a modelled baseline never answers better than the minimax opponent") {
+        Engine e;
+        e.command(std::string("position dfen ") + kMelee);
+        const auto ev = [&] {
+            const auto lines = e.go("go depth 3");
+            REQUIRE(lines.size() >= 2);
+            return std::stoi(field(lines[lines.size() - 2], "ev"));
+        };
+        const int minimax = ev();
+        for (const char* model : {"random", "greedy", "cautious"}) {
+            CHECK(e.command(std::string("setoption name Opponent value ") + model).empty());
+            e.command("newgame");
+            e.command(std::string("position dfen ") + kMelee);
+            CHECK(ev() >= minimax);
+        }
+        CHECK(e.command("setoption name Opponent value minimax").empty());
+        e.command("newgame");
+        e.command(std::string("position dfen ") + kMelee);
+        CHECK(ev() == minimax);
     }
 
     TEST_CASE("odds of an attack, of every attack, of the pending attack") {
@@ -549,7 +632,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 20);
+        CHECK(e.until("deiok").size() == 2 + 20 + 1);  // id lines, options, deiok
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {

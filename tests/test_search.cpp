@@ -4,6 +4,7 @@
 #include <random>
 
 #include "bench.h"
+#include "eval.h"
 #include "random_positions.h"
 #include "search.h"
 #include "star.h"
@@ -531,4 +532,112 @@ TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it
     CHECK(report.depth == 3);
     CHECK(pos.isLegal(report.best));
 #endif
+}
+
+TEST_CASE("Contempt: a search facing a certain quiet draw values it at -contempt") {
+    // dalsian, every piece on the safe outer ring, two actions before the quiet draw: no
+    // attack can happen, whatever is played.
+    const Rules rules = Rules::preset(Ruleset::Dalsian);
+    for (const char* dfen :
+         {"./............/.KGHS..mlnt. 1 2 78 40", "./............/.KGHS..mlnt. 2 2 78 40"}) {
+        CAPTURE(dfen);
+        const Position pos = *Position::fromDfen(dfen, rules);
+        Searcher searcher;
+        searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        CHECK(searcher.run(pos, depthLimit(3)).lines.at(0).value == 0);
+        searcher.setPlay({.contempt = 0.25, .opponent = {}});
+        const Report report = searcher.run(pos, depthLimit(3));
+        CHECK(report.lines.at(0).value == doctest::Approx(-0.25));
+        CHECK(report.lines.at(0).exact);
+    }
+}
+
+TEST_CASE("Contempt: 0 is the search without it, node for node") {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    for (const Position& pos : samplePositions(rules, 6, 99)) {
+        Searcher plain, zero;
+        plain.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        zero.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        zero.setPlay({.contempt = 0, .opponent = {}});
+        const Report a = plain.run(pos, depthLimit(3)), b = zero.run(pos, depthLimit(3));
+        CHECK(a.nodes == b.nodes);
+        CHECK(a.lines.at(0).value == b.lines.at(0).value);
+    }
+}
+
+TEST_CASE("Contempt: a draw worth less to the decider never raises its value") {
+    // dalsian: hiding on the safe ring is a draw share almost everywhere.
+    const Rules rules = Rules::preset(Ruleset::Dalsian);
+    int lower = 0;
+    for (const Position& pos : samplePositions(rules, 30, 5)) {
+        Searcher plain, bold;
+        plain.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        bold.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        bold.setPlay({.contempt = 0.5, .opponent = {}});
+        const Report a = plain.run(pos, depthLimit(2)), b = bold.run(pos, depthLimit(2));
+        CHECK(b.lines.at(0).value <= a.lines.at(0).value + 1e-6);
+        if (b.lines.at(0).value < a.lines.at(0).value - 0.01) ++lower;
+    }
+    CHECK(lower > 10);
+}
+
+namespace {
+
+// Expectiminimax with the opponent of `me` replaced by `model`: its decisions are the mean
+// over baselineChoices, mine the best, chance nodes the mean over the dice. Player 1's view.
+double modelledValue(const Position& pos, int depth, Player me, Baseline model) {
+    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
+    EventList list;
+    if (pos.phase() == Phase::Outcome) {
+        pos.generate(list);
+        double sum = 0;
+        for (const Event o : list) {
+            Position child = pos;
+            child.apply(o);
+            sum += pos.probability(o) * modelledValue(child, depth, me, model);
+        }
+        return sum;
+    }
+    const int next = pos.phase() == Phase::Decision ? depth - 1 : depth;
+    if (pos.decider() != me) {
+        baselineChoices(model, pos, list);
+        double sum = 0;
+        for (const Event e : list) {
+            Position child = pos;
+            child.apply(e);
+            sum += modelledValue(child, next, me, model);
+        }
+        return sum / list.size();
+    }
+    pos.generate(list);
+    double best = me == Player::One ? -2 : 2;
+    for (const Event e : list) {
+        Position child = pos;
+        child.apply(e);
+        const double v = modelledValue(child, next, me, model);
+        best = me == Player::One ? std::max(best, v) : std::min(best, v);
+    }
+    return best;
+}
+
+}  // namespace
+
+TEST_CASE("Opponent model: the search equals expectiminimax with the model's mean") {
+    for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {
+        const Rules rules = Rules::preset(r);
+        for (const Baseline model : {Baseline::Random, Baseline::Greedy, Baseline::Cautious}) {
+            for (const Position& pos : samplePositions(rules, 12, 41)) {
+                CAPTURE(pos.dfen());
+                const int depth = pos.actionsLeft() == 1 ? 2 : 3;
+                Searcher searcher;
+                searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+                searcher.setPlay({.contempt = 0, .opponent = model});
+                const Report report = searcher.run(pos, depthLimit(depth));
+                const double expected =
+                    deciderView(pos, modelledValue(pos, depth, pos.decider(), model));
+                CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
+            }
+        }
+    }
 }

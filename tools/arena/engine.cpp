@@ -114,13 +114,13 @@ std::optional<std::string> EngineSpec::apply(const std::vector<std::string>& ite
 
 std::optional<std::string> EngineSpec::finish(bool needsLimit) {
     if (!builtin.empty()) {
-        if (builtin != "random" && builtin != "greedy")
-            return "builtin=" + builtin + ": expected random or greedy";
+        if (!search::parseBaseline(builtin))
+            return "builtin=" + builtin + ": expected random, greedy or cautious";
         if (!cmd.empty()) return "an engine has either cmd= or builtin=, not both";
         if (name.empty()) name = builtin;
         return std::nullopt;
     }
-    if (cmd.empty()) return "an engine needs cmd=PATH (or builtin=random|greedy)";
+    if (cmd.empty()) return "an engine needs cmd=PATH (or builtin=random|greedy|cautious)";
     if (name.empty()) {
         const auto slash = cmd.find_last_of('/');
         name = slash == std::string::npos ? cmd : cmd.substr(slash + 1);
@@ -380,7 +380,9 @@ std::optional<std::vector<std::string>> EngineSeat::converse(
 }
 
 BuiltinSeat::BuiltinSeat(std::string name, std::string kind, std::uint64_t seed)
-    : name_(std::move(name)), greedy_(kind == "greedy"), seed_(seed) {}
+    : name_(std::move(name)),
+      player_(search::parseBaseline(kind).value_or(search::Baseline::Random)),
+      seed_(seed) {}
 
 Reply BuiltinSeat::decide(const DecisionRequest& request) {
     // The turn and quiet counters are not in the key; mixing them in keeps a repeated
@@ -388,7 +390,7 @@ Reply BuiltinSeat::decide(const DecisionRequest& request) {
     const Position& pos = request.position;
     std::uint64_t rng =
         mixKey(mixKey(mixKey(seed_, pos.key()), pos.turn()), pos.quiet() * 4 + pos.actionsLeft());
-    const Event e = greedy_ ? search::greedyDecision(pos, rng) : search::randomDecision(pos, rng);
+    const Event e = search::baselineDecision(player_, pos, rng);
     Reply r;
     r.token = e.isNone() ? "" : e.token();
     return r;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "baselines.h"
 #include "child_process.h"
 #include "game.h"
 
@@ -26,7 +27,7 @@ struct EngineSpec {
     std::string name;
     std::string cmd;                // cmd=
     std::vector<std::string> args;  // every arg=, in order
-    std::string builtin;            // builtin=random|greedy: an in-process baseline instead
+    std::string builtin;            // builtin=random|greedy|cautious: an in-process baseline
     std::uint64_t builtinSeed = 0;  // seed= for the builtin
     std::string workdir;            // dir=
     std::string stderrPath;         // stderr=
@@ -94,8 +95,8 @@ class EngineSeat final : public Seat {
     int starts_ = 0;
 };
 
-// The random or greedy player of search/baselines.h, in the arena's own process: it
-// decides by a generator seeded from its seed and the position's key, so it plays the same
+// A baseline player of search/baselines.h (random, greedy, cautious), in the arena's own process:
+// it decides by a generator seeded from its seed and the position's key, so it plays the same
 // decision in the same position, whatever came before.
 class BuiltinSeat final : public Seat {
   public:
@@ -108,7 +109,7 @@ class BuiltinSeat final : public Seat {
 
   private:
     std::string name_;
-    bool greedy_;
+    search::Baseline player_;
     std::uint64_t seed_;
 };
 

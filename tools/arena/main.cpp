@@ -160,7 +160,8 @@ int runCommand(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik-arena [run] --engine KEY=VALUE... --engine KEY=VALUE... [options]\n"
         "Engine keys: cmd=PATH name=NAME arg=ARG dir=DIR stderr=FILE option.NAME=VALUE\n"
-        "             depth=N nodes=N movetime=MS tc=SECONDS[+INC] builtin=random|greedy seed=N\n"
+        "             depth=N nodes=N movetime=MS tc=SECONDS[+INC] builtin=random|greedy|cautious "
+        "seed=N\n"
         "Options");
     std::string ruleset = "kelly", dealsPath, dice = "duplicate", kind, shard = "1/1", sprtText,
                 resultsPath, recordsPath, logPath;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The strength table of docs/arena.md: the engine at a fixed depth against the random and
-# greedy baselines, and a ladder of depths, each row one duplicate match with its interval.
+# The strength table of docs/arena.md: the engine at a fixed depth against the random,
+# greedy and cautious baselines, and a ladder of depths, each row one duplicate match with its interval.
 # Prints markdown rows; keeps results and records in OUT for calibration.
 #
 # Usage: tools/arena/strength-table.sh RULESET OUT [PAIRS_BASELINE] [PAIRS_LADDER]
@@ -49,6 +49,8 @@ if [[ ${BASELINES:-1} != 0 ]]; then
         "cmd=$engine name=random option.Player=random depth=1"
     row "d$depth-greedy" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
         "cmd=$engine name=greedy option.Player=greedy depth=1"
+    row "d$depth-cautious" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+        "cmd=$engine name=cautious option.Player=cautious depth=1"
     row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
         "cmd=$engine name=random option.Player=random depth=1"
 fi

@@ -1,0 +1,100 @@
+// The baseline players (search/baselines.h): names, and what `cautious` leaves out.
+#include <doctest/doctest.h>
+
+#include "baselines.h"
+#include "random_positions.h"
+
+using namespace dejarik;
+using namespace dejarik::search;
+
+namespace {
+
+// Whether the attacker wins the roll (kill or push) at least as often as it loses it.
+bool evenOdds(const Position& pos, Event e) {
+    const auto& p =
+        pos.rules().combat(pos.at(e.from()).creature(), pos.at(e.to()).creature()).probability;
+    return p[0] + p[1] >= p[2] + p[3];
+}
+
+bool onlyAttacks(const Position& pos) {
+    EventList list;
+    pos.generate(list);
+    for (const Event e : list)
+        if (e.kind() != EventKind::Attack) return false;
+    return true;
+}
+
+bool isLegal(const Position& pos, Event e) {
+    EventList list;
+    pos.generate(list);
+    for (const Event x : list)
+        if (x == e) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("baseline names: each parses to its player, nothing else does") {
+    for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
+        CHECK(parseBaseline(kBaselineNames[i]) == static_cast<Baseline>(i));
+    CHECK(parseBaseline("cautious") == Baseline::Cautious);
+    CHECK_FALSE(parseBaseline("Cautious"));
+    CHECK_FALSE(parseBaseline("search"));
+    CHECK_FALSE(parseBaseline(""));
+}
+
+TEST_CASE("cautious is greedy without the attacks below even odds") {
+    int cautiousAttacks = 0, greedyOnlyAttacks = 0, sameAsGreedy = 0, positions = 0;
+    for (const Ruleset r : kRulesets) {
+        const Rules rules = Rules::preset(r);
+        for (const Position& pos : testing::samplePositions(rules, 300, 11)) {
+            ++positions;
+            std::uint64_t a = 5, b = 5;
+            const Event careful = cautiousDecision(pos, a);
+            const Event greedy = greedyDecision(pos, b);
+            REQUIRE(isLegal(pos, careful));
+            CHECK(baselineDecision(Baseline::Cautious, pos, b = 5) == careful);
+            if (careful.kind() == EventKind::Attack) {
+                ++cautiousAttacks;
+                CHECK((evenOdds(pos, careful) || onlyAttacks(pos)));
+            }
+            if (greedy.kind() == EventKind::Attack && !evenOdds(pos, greedy) && !onlyAttacks(pos))
+                ++greedyOnlyAttacks;
+            // An even-odds attack greedy picks is one cautious may pick too: it stays an
+            // attack (ties among equal gains may pick another one).
+            if (greedy.kind() == EventKind::Attack && evenOdds(pos, greedy)) {
+                CHECK(careful.kind() == EventKind::Attack);
+                if (careful == greedy) ++sameAsGreedy;
+            }
+        }
+    }
+    MESSAGE(positions, " positions: cautious attacked in ", cautiousAttacks,
+            ", greedy below "
+            "even odds in ",
+            greedyOnlyAttacks, ", the same attack in ", sameAsGreedy);
+    // The sample must show both sides of the rule, or the checks above say nothing.
+    CHECK(cautiousAttacks > 0);
+    CHECK(greedyOnlyAttacks > 0);
+    CHECK(sameAsGreedy > 0);
+}
+
+TEST_CASE("baseline choices: every legal decision for random, greedy's own picks for greedy") {
+    for (const Ruleset r : kRulesets) {
+        const Rules rules = Rules::preset(r);
+        for (const Position& pos : testing::samplePositions(rules, 40, 17)) {
+            EventList all, random, greedy, cautious;
+            pos.generate(all);
+            baselineChoices(Baseline::Random, pos, random);
+            baselineChoices(Baseline::Greedy, pos, greedy);
+            baselineChoices(Baseline::Cautious, pos, cautious);
+            CHECK(random.size() == all.size());
+            REQUIRE(!greedy.empty());
+            REQUIRE(!cautious.empty());
+            for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+                std::uint64_t a = seed, b = seed;
+                CHECK(greedy.contains(greedyDecision(pos, a)));
+                CHECK(cautious.contains(cautiousDecision(pos, b)));
+            }
+        }
+    }
+}

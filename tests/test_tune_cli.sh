@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# dejarik-tune as a user runs it: usage errors exit 2 with one line on stderr and nothing on
+# stdout; without tables it says how to make them (exit 1); with the kelly sets of three
+# creatures it prints its progress and writes a weights file that the engine loads.
+#
+# Usage: test_tune_cli.sh path/to/dejarik-tune path/to/dejarik-tb path/to/dejarik
+set -u
+
+tool=${1:?usage: $0 dejarik-tune dejarik-tb dejarik}
+tb=${2:?}
+engine=${3:?}
+source "$(dirname "$0")/cli_checks.sh"
+
+expect_usage_error "--out" --positions 100
+expect_usage_error "--positions" --positions 5 --out "$tmp/w.txt"
+expect_usage_error "--threads" --threads 0 --out "$tmp/w.txt"
+expect_usage_error "unknown weight boldness" --params calibration,boldness --out "$tmp/w.txt"
+expect_usage_error "--ruleset" --ruleset chess --out "$tmp/w.txt"
+expect_usage_error "--start" --start "$tmp/none.txt" --out "$tmp/w.txt"
+
+checks=$((checks + 1))
+run --tables "$tmp/empty" --positions 100 --out "$tmp/w.txt"
+if [[ $rc -ne 1 ]] || ! grep -q "dejarik-tb generate" "$tmp/err"; then
+    fail "[no tables] exit code $rc, expected 1 and a hint: $(cat "$tmp/err")"
+fi
+
+checks=$((checks + 1))
+if ! "$tb" generate --ruleset kelly --max-pieces 3 --path "$tmp/tables" 2>/dev/null; then
+    fail "dejarik-tb generate failed"
+fi
+checks=$((checks + 1))
+run --tables "$tmp/tables" --positions 400 --seconds 5 --params calibration,exposure \
+    --out "$tmp/w.txt"
+if [[ $rc -ne 0 ]]; then
+    fail "[fit] exit code $rc: $(cat "$tmp/err")"
+elif ! grep -qE "^sampled 400 positions \([0-9]+ fitted, [0-9]+ held out\)" "$tmp/err" ||
+    ! grep -q "^pass 1 step 0.1 loss" "$tmp/err" || ! grep -q "^end: loss" "$tmp/err"; then
+    fail "[fit] progress lines missing: $(cat "$tmp/err")"
+elif [[ -s $tmp/out ]]; then
+    fail "[fit] printed on stdout: $(head -c 200 "$tmp/out")"
+elif ! grep -q "^calibration " "$tmp/w.txt"; then
+    fail "[fit] no weights in the file: $(cat "$tmp/w.txt")"
+fi
+
+checks=$((checks + 1))
+if ! "$engine" analyse --depth 1 --eval-file "$tmp/w.txt" >"$tmp/out" 2>"$tmp/err"; then
+    fail "[engine] the weights file does not load: $(cat "$tmp/err")"
+fi
+
+finish

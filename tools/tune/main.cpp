@@ -1,0 +1,183 @@
+// dejarik-tune: fits the evaluation weights to positions labelled by the exact endgame
+// tables and writes a weights file the engine loads with `EvalFile` (docs/tuning.md).
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command_line.h"
+#include "tablebase.h"
+#include "tuner.h"
+
+namespace po = boost::program_options;
+using namespace dejarik;
+
+namespace {
+
+constexpr std::string_view kProgram = "dejarik-tune";
+
+int usageError(const std::string& message) {
+    return tools::usageError(kProgram, message);
+}
+
+void say(const std::string& line) {
+    std::cerr << line << std::endl;
+}
+
+std::vector<std::string> splitNames(const std::string& list) {
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');)
+        if (!name.empty()) out.push_back(name);
+    return out;
+}
+
+double seconds(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    po::options_description desc(
+        "Usage: dejarik-tune --out FILE [--ruleset R] [--option Name=Value]... [--tables DIR]\n"
+        "                    [--positions N] [--per-game K] [--seconds S] [--threads N]\n"
+        "                    [--params a,b,...] [--start FILE] [--seed N]\n"
+        "                    [--records FILE... [--stride K]]\n"
+        "Fits the evaluation weights to positions of at most four creatures labelled by the\n"
+        "exact endgame tables (mean squared error of evaluate() against the tables' value), or\n"
+        "with --records to arena games' positions labelled by their results, holding out the\n"
+        "positions of every fifth game, and writes the weights as EvalFile reads them.\n"
+        "Progress goes to stderr.\nOptions");
+    std::string rulesetName = "kelly", tablePath, params, startFile, outFile;
+    std::vector<std::string> ruleOptions, recordFiles;
+    int stride = 1;
+    int positions = 20000, perGame = 8, threads = 2;
+    double limit = 120;
+    std::uint64_t seed = 1;
+    desc.add_options()("help,h", "show this help")(
+        "ruleset", po::value(&rulesetName),
+        "kelly (default), dalsian-classic, dalsian or holochess")(
+        "option", po::value(&ruleOptions)->composing(),
+        "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
+        "tables", po::value(&tablePath),
+        "the endgame tables' root (default: the engine's default TablePath)")(
+        "positions", po::value(&positions), "positions to sample (default 20000)")(
+        "per-game", po::value(&perGame), "at most this many positions from one game (default 8)")(
+        "seconds", po::value(&limit), "time for the fit, wall clock (default 120)")(
+        "threads", po::value(&threads), "threads for the loss (default 2)")(
+        "params", po::value(&params),
+        "the weights to fit, comma-separated (default: those the ruleset's positions move)")(
+        "start", po::value(&startFile), "start from this weights file (default: compiled in)")(
+        "seed", po::value(&seed), "seeds the games that give the positions (default 1)")(
+        "records", po::value(&recordFiles)->composing(),
+        "arena game records (repeatable): their decision points labelled by the game's result, "
+        "instead of the tables")("stride", po::value(&stride),
+                                 "with --records: every K-th decision point (default 1)")(
+        "out", po::value(&outFile), "write the fitted weights here (required)");
+    po::variables_map vm;
+    if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, argc, argv, vm))
+        return *code;
+
+    RuleOptions options;
+    if (auto err = options.set("Ruleset", rulesetName)) return usageError("--ruleset: " + *err);
+    for (const auto& o : ruleOptions)
+        if (auto err = options.setAssignment(o)) return usageError("--option " + *err);
+    if (outFile.empty()) return usageError("--out FILE is required");
+    if (positions < 10 || positions > 10'000'000)
+        return usageError("--positions must be from 10 to 10000000");
+    if (perGame < 1) return usageError("--per-game must be 1 or more");
+    if (threads < 1 || threads > 64) return usageError("--threads must be from 1 to 64");
+    if (!(limit > 0)) return usageError("--seconds must be above 0");
+    const Rules rules(options);
+    const auto ruleset = parseRuleset(rulesetName);
+    if (!ruleset) return usageError("--ruleset: unknown ruleset " + rulesetName);
+
+    eval::Tunables start;
+    if (!startFile.empty())
+        if (auto err = eval::loadTunables(startFile, start)) return usageError("--start: " + *err);
+    tune::FitOptions fit;
+    fit.params = params.empty() ? tune::defaultParams(rules) : splitNames(params);
+    for (const std::string& name : fit.params)
+        if (!eval::findTunable(name)) return usageError("--params: unknown weight " + name);
+    fit.seconds = limit;
+    fit.threads = threads;
+    // Checked before the work, so that a bad path does not cost the fit.
+    if (std::ofstream probe(outFile, std::ios::app); !probe)
+        return usageError("--out: cannot write " + outFile);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    tune::RecordSamples fromRecords;
+    for (const std::string& file : recordFiles) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return usageError("--records: cannot read " + file);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string error;
+        const auto records = arena::parseRecords(text.str(), error);
+        if (!records) return usageError("--records: " + file + ": " + error);
+        if (auto err = tune::recordSamples(*records, stride, fromRecords))
+            return usageError("--records: " + file + ": " + *err);
+    }
+    const tables::Tablebase tb(
+        tablePath.empty() ? tables::defaultTablePath() : std::filesystem::path(tablePath), rules);
+    for (const std::string& problem : tb.problems())
+        say("tables: " + problem);
+    auto samples = recordFiles.empty() ? tune::tableSamples(tb, *ruleset, positions, perGame, seed)
+                                       : std::move(fromRecords.samples);
+    if (samples.size() < 10 && !recordFiles.empty()) {
+        std::cerr << kProgram << ": error: only " << samples.size()
+                  << " decision points in the records\n";
+        return 1;
+    }
+    if (samples.size() < 10) {
+        std::cerr << kProgram << ": error: only " << samples.size()
+                  << " positions the tables answer under " << tb.directory().string()
+                  << " (generate them: dejarik-tb generate --ruleset " << rulesetName
+                  << " --max-pieces 4)\n";
+        return 1;
+    }
+    // The positions of every fifth game are held out: the fit never sees them, and their
+    // loss says whether the fit learnt the game or the sample.
+    std::vector<tune::Sample> train, held;
+    for (const tune::Sample& s : samples)
+        (s.game % 5 == 4 ? held : train).push_back(s);
+    char line[256];
+    std::snprintf(line, sizeof line, "sampled %zu positions (%zu fitted, %zu held out) in %.1f s",
+                  samples.size(), train.size(), held.size(), seconds(t0));
+    say(line);
+    const double fitBefore = tune::meanSquaredError(train, start, threads);
+    const double heldBefore = tune::meanSquaredError(held, start, threads);
+    std::snprintf(line, sizeof line, "start: loss %.6f fitted, %.6f held out", fitBefore,
+                  heldBefore);
+    say(line);
+
+    const auto t1 = std::chrono::steady_clock::now();
+    const eval::Tunables tuned = tune::fit(train, start, fit, say);
+    const double fitAfter = tune::meanSquaredError(train, tuned, threads);
+    const double heldAfter = tune::meanSquaredError(held, tuned, threads);
+    std::snprintf(line, sizeof line, "end: loss %.6f fitted, %.6f held out, fit %.1f s", fitAfter,
+                  heldAfter, seconds(t1));
+    say(line);
+
+    std::ofstream out(outFile, std::ios::trunc);
+    out << "# dejarik-tune --ruleset " << rulesetName
+        << (recordFiles.empty()
+                ? " --positions " + std::to_string(positions) + " --seed " + std::to_string(seed)
+                : " --records (" + std::to_string(recordFiles.size()) + " files) --stride " +
+                      std::to_string(stride))
+        << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore << " -> "
+        << heldAfter << " held out\n"
+        << eval::formatTunables(tuned);
+    if (!out) {
+        std::cerr << kProgram << ": error: cannot write " << outFile << "\n";
+        return 1;
+    }
+    say("wrote " + outFile);
+    return 0;
+}

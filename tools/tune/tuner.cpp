@@ -1,0 +1,196 @@
+#include "tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include "baselines.h"
+#include "deals.h"
+#include "eval.h"
+#include "splitmix.h"
+
+namespace dejarik::tune {
+
+namespace {
+
+// A uniform double in [0, 1).
+double uniform(std::uint64_t& state) {
+    return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
+}
+
+// A decision of the game walk: greedy most of the time, so that captures come and the
+// tables are reached, random otherwise, so that the positions differ.
+Event walkDecision(const Position& pos, std::uint64_t& rng) {
+    return uniform(rng) < 0.6 ? search::greedyDecision(pos, rng) : search::randomDecision(pos, rng);
+}
+
+// An outcome by its probability (the dice).
+Event rollOutcome(const Position& pos, std::uint64_t& rng) {
+    EventList list;
+    pos.generate(list);
+    const auto& odds =
+        pos.rules()
+            .combat(pos.at(pos.pendingFrom()).creature(), pos.at(pos.pendingTo()).creature())
+            .probability;
+    double u = uniform(rng);
+    for (const Event e : list) {
+        const double p = odds[static_cast<int>(e.outcome())];
+        if (u < p) return e;
+        u -= p;
+    }
+    return list[list.size() - 1];
+}
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset ruleset, int count,
+                                 int perGame, std::uint64_t seed) {
+    constexpr int kMaxEvents = 1500;  // DrawTurns 0: a walk could go on forever
+    const Rules& rules = tables.rules();
+    std::vector<Sample> out;
+    std::uint64_t rng = seed ^ 0x7E57AB1Eull;
+    for (std::uint64_t game = 0; static_cast<int>(out.size()) < count &&
+                                 game < 50 * static_cast<std::uint64_t>(std::max(count, 1));
+         ++game) {
+        auto start = Position::fromDfen(arena::randomDeal(ruleset, seed, game), rules);
+        if (!start) continue;
+        Position pos = *start;
+        int taken = 0;
+        for (int i = 0; i < kMaxEvents && !pos.isOver() && taken < perGame; ++i) {
+            if (pos.phase() == Phase::Outcome) {
+                pos.apply(rollOutcome(pos, rng));
+                continue;
+            }
+            // Every third eligible position, so that one game gives several stages of play.
+            if (pos.phase() == Phase::Decision && pos.occupied().count() <= tables::kMaxPieces &&
+                uniform(rng) < 0.34)
+                if (const auto v = tables.probe(pos)) {
+                    out.push_back({pos, *v, game});
+                    ++taken;
+                    if (static_cast<int>(out.size()) == count) break;
+                }
+            const Event e = walkDecision(pos, rng);
+            if (e.isNone()) break;
+            pos.apply(e);
+        }
+    }
+    return out;
+}
+
+std::optional<std::string> recordSamples(const std::vector<arena::GameRecord>& records, int stride,
+                                         RecordSamples& out) {
+    stride = std::max(stride, 1);
+    int seen = 0;
+    for (std::size_t r = 0; r < records.size(); ++r) {
+        const arena::GameRecord& record = records[r];
+        if (arena::isFault(record.termination)) continue;
+        const std::string where = "record " + std::to_string(r + 1) + ": ";
+        std::string error;
+        const auto options = arena::parseRulesTag(record.rules, error);
+        if (!options) return where + error;
+        out.rules.push_back(std::make_unique<Rules>(*options));
+        const Rules& rules = *out.rules.back();
+        auto pos = Position::fromDfen(record.deal, rules, &error);
+        if (!pos) return where + "Deal: " + error;
+        const double label = record.outcome == arena::GameOutcome::Player1Wins   ? 1.0
+                             : record.outcome == arena::GameOutcome::Player2Wins ? -1.0
+                                                                                 : 0.0;
+        for (const arena::RecordedEvent& e : record.events) {
+            if (!pos->isOver() && pos->phase() == Phase::Decision && seen++ % stride == 0)
+                out.samples.push_back({*pos, label, r});
+            const auto event = pos->parseEvent(e.token);
+            if (!event) return where + "event " + e.token + " is not legal";
+            pos->apply(*event);
+        }
+    }
+    return std::nullopt;
+}
+
+double meanSquaredError(std::span<const Sample> samples, const eval::Tunables& weights,
+                        int threads) {
+    if (samples.empty()) return 0;
+    threads = std::clamp(threads, 1, 64);
+    std::vector<double> sums(static_cast<std::size_t>(threads), 0.0);
+    const auto work = [&](int t) {
+        eval::Memo memo(weights);
+        double sum = 0;
+        for (std::size_t i = static_cast<std::size_t>(t); i < samples.size();
+             i += static_cast<std::size_t>(threads)) {
+            const double d = eval::evaluate(samples[i].pos, memo) - samples[i].label;
+            sum += d * d;
+        }
+        sums[static_cast<std::size_t>(t)] = sum;
+    };
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
+    pool.clear();  // joins
+    double total = 0;
+    for (const double s : sums)
+        total += s;
+    return total / static_cast<double>(samples.size());
+}
+
+eval::Tunables fit(std::span<const Sample> samples, const eval::Tunables& start,
+                   const FitOptions& options,
+                   const std::function<void(const std::string&)>& progress) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(1000 * options.seconds));
+    std::vector<const eval::TunableSpec*> specs;
+    for (const std::string& name : options.params)
+        if (const eval::TunableSpec* spec = eval::findTunable(name)) specs.push_back(spec);
+    eval::Tunables best = start;
+    double bestLoss = meanSquaredError(samples, best, options.threads);
+    double step = options.firstStep;
+    for (int pass = 1; step >= options.lastStep && Clock::now() < deadline; ++pass) {
+        std::string moved;
+        for (const eval::TunableSpec* spec : specs) {
+            const double range = spec->max - spec->min;
+            double delta = step * range;
+            if (spec->integral()) delta = std::max(1.0, std::round(delta));
+            const double now = spec->get(best);
+            for (const double sign : {1.0, -1.0}) {
+                const double next = std::clamp(now + sign * delta, spec->min, spec->max);
+                if (next == now) continue;
+                eval::Tunables trial = best;
+                if (trial.set(spec->name, spec->integral() ? std::round(next) : next)) continue;
+                const double loss = meanSquaredError(samples, trial, options.threads);
+                if (loss < bestLoss) {
+                    bestLoss = loss;
+                    best = trial;
+                    moved += " " + std::string(spec->name) + "=" + number(spec->get(best));
+                    break;
+                }
+            }
+            if (Clock::now() >= deadline) break;
+        }
+        if (progress)
+            progress("pass " + std::to_string(pass) + " step " + number(step) + " loss " +
+                     number(bestLoss) + (moved.empty() ? " (no move: step halved)" : moved));
+        if (moved.empty()) step /= 2;
+    }
+    return best;
+}
+
+std::vector<std::string> defaultParams(const Rules& rules) {
+    std::vector<std::string> names = {"calibration",          "secondAttack",        "reachAttack",
+                                      "laterAfterTwoActions", "laterAfterOneAction", "exposure",
+                                      "slopeFloor",           "mobilityPerCell",     "mobilityCap"};
+    if (rules.kingOfTheCentre()) names.insert(names.end(), {"centreKing", "centreWorth"});
+    if (rules.safeOuterOrbit()) names.emplace_back("safeRing");
+    if (rules.centreWin() > 0)
+        names.insert(names.end(), {"holdStep", "holdContested", "holdWin", "holdWinRest"});
+    return names;
+}
+
+}  // namespace dejarik::tune
