@@ -129,7 +129,7 @@ std::vector<Material> Tablebase::sets() const {
     return out;
 }
 
-std::optional<double> Tablebase::lookup(const Position& pos) const {
+std::optional<TableValue> Tablebase::lookup(const Position& pos) const {
     const auto p = place(pos);
     if (!p) return std::nullopt;
     const Table* t = slots_[p->slot].load(std::memory_order_acquire);
@@ -138,29 +138,45 @@ std::optional<double> Tablebase::lookup(const Position& pos) const {
     if (!state) return std::nullopt;
     if (!t->layout.isStored(*state)) return derive(pos);
     const double v = t->value(*state);
-    return p->swapped ? -v : v;
+    return TableValue{p->swapped ? -v : v, t->distance(*state)};
 }
 
-std::optional<double> Tablebase::derive(const Position& pos) const {
+namespace {
+
+// Whether the decider prefers `candidate` to `best`: a better value, or the same value
+// sooner when it serves the decider and later when it serves the other side.
+bool preferred(bool maximiser, const TableValue& candidate, const TableValue& best) {
+    if (candidate.value != best.value)
+        return maximiser ? candidate.value > best.value : candidate.value < best.value;
+    const bool serves = maximiser ? candidate.value > 0 : candidate.value < 0;
+    return serves ? candidate.distance < best.distance : candidate.distance > best.distance;
+}
+
+}  // namespace
+
+std::optional<TableValue> Tablebase::derive(const Position& pos) const {
     // The mover's counter is up and one action is left: every decision ends the turn, in a
     // stored state or a finished game (a quiet draw does not count: tables ignore it), or
     // starts an attack whose outcomes do.
     const bool maximiser = pos.decider() == Player::One;
-    std::optional<double> best;
+    std::optional<TableValue> best;
     EventList events;
     pos.generate(events);
     for (const Event e : events) {
         Position child = pos;
         child.apply(e);
-        std::optional<double> v;
-        if (e.kind() == EventKind::Attack)
-            v = probe(child);
-        else if (child.isOver() && child.result() != Result::Draw)
-            v = child.winProbability(Player::One) - child.winProbability(Player::Two);
-        else
+        std::optional<TableValue> v;
+        if (e.kind() == EventKind::Attack) {
+            v = probeWithDistance(child);  // a chance node: distance 0
+        } else if (child.isOver() && child.result() != Result::Draw) {
+            v = TableValue{child.winProbability(Player::One) - child.winProbability(Player::Two),
+                           0};
+        } else {
             v = lookup(child);
+            if (v) ++v->distance;  // this move is one more action
+        }
         if (!v) return std::nullopt;
-        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+        if (!best || preferred(maximiser, *v, *best)) best = v;
     }
     return best;
 }
@@ -171,28 +187,42 @@ std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t sta
     if (t->layout.isStored(state)) return t->value(state);
     const auto pos = Position::fromDfen(stateDfen(m, t->layout, state), *rules_);
     if (!pos) return std::nullopt;
-    return lookup(*pos);
+    const auto v = lookup(*pos);
+    if (!v) return std::nullopt;
+    return v->value;
 }
 
-std::optional<double> Tablebase::probe(const Position& pos) const {
+std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) const {
     if (pos.occupied().count() > kMaxPieces) return std::nullopt;
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
-    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    if (pos.isOver())
+        return TableValue{pos.winProbability(Player::One) - pos.winProbability(Player::Two), 0};
     if (pos.phase() == Phase::Decision) return lookup(pos);
-    if (pos.phase() == Phase::Outcome)
-        return expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });
+    if (pos.phase() == Phase::Outcome) {
+        const auto v =
+            expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });
+        if (!v) return std::nullopt;
+        return TableValue{*v, 0};
+    }
+    // A placement finishes the attack: it is no action of its own.
     EventList events;
     pos.generate(events);
     const bool maximiser = pos.decider() == Player::One;
-    std::optional<double> best;
+    std::optional<TableValue> best;
     for (const Event e : events) {
         Position child = pos;
         child.apply(e);
-        const auto v = probe(child);
+        const auto v = probeWithDistance(child);
         if (!v) return std::nullopt;
-        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+        if (!best || preferred(maximiser, *v, *best)) best = v;
     }
     return best;
+}
+
+std::optional<double> Tablebase::probe(const Position& pos) const {
+    const auto v = probeWithDistance(pos);
+    if (!v) return std::nullopt;
+    return v->value;
 }
 
 std::optional<double> Tablebase::probeForDecider(const Position& pos) const {

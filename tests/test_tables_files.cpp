@@ -54,7 +54,7 @@ TEST_SUITE("tables-files") {
             path = tb.fileOf(m);
         }
         const std::vector<char> good = readBytes(path);
-        REQUIRE(good.size() == tables::kHeaderBytes + 2 * 2360);
+        REQUIRE(good.size() == tables::kHeaderBytes + tables::kEntryBytes * 2360);
         const auto scratch = root.path() / "scratch.dtb";
 
         for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{100},
@@ -159,14 +159,36 @@ TEST_SUITE("tables-files") {
         CHECK(tables::verify(tb, m).ok);
         const tables::Table* t = tb.table(m);
         std::vector<std::int16_t> values;
-        for (std::uint32_t i = 0; i < t->layout.storedSize(); ++i)
+        std::vector<std::uint8_t> distances;
+        for (std::uint32_t i = 0; i < t->layout.storedSize(); ++i) {
             values.push_back(t->file->raw(i));
+            distances.push_back(t->file->distance(i));
+        }
+        const auto changed = values;
         values[values.size() / 3] = static_cast<std::int16_t>(values[values.size() / 3] / 2 + 3000);
-        tables::writeTable(tb.fileOf(m), t->file->header(), values);
+        tables::writeTable(tb.fileOf(m), t->file->header(), values, distances);
         REQUIRE(tb.load(m));
         const auto r = tables::verify(tb, m);
         CHECK_FALSE(r.ok);
         CHECK(r.problem.find("not a fixed point") != std::string::npos);
+
+        // The values right, one distance one action off (a state with a way to go): the
+        // values pass, the distance does not.
+        const auto far = std::find_if(distances.begin(), distances.end(),
+                                      [](std::uint8_t d) { return d >= 2 && d < 200; });
+        REQUIRE(far != distances.end());
+        auto wrongDistances = distances;
+        --wrongDistances[static_cast<std::size_t>(far - distances.begin())];
+        tables::writeTable(tb.fileOf(m), t->file->header(), changed, wrongDistances);
+        REQUIRE(tb.load(m));
+        const auto d = tables::verify(tb, m);
+        CHECK_FALSE(d.ok);
+        CHECK(d.deviation <= d.tolerance);
+        CHECK(d.distanceErrors == 1);
+        CHECK(d.problem.find("wrong distances") != std::string::npos);
+        tables::writeTable(tb.fileOf(m), t->file->header(), changed, distances);
+        REQUIRE(tb.load(m));
+        CHECK(tables::verify(tb, m).ok);
     }
 
     TEST_CASE("an iteration cap that stops short is reported in the result and the header") {
