@@ -147,15 +147,25 @@ class Worker {
     double searchChance(const Position& pos, int depth, double alpha, double beta, int ply);
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
     // The endgame tables' value of a position (player 1's view), where they answer: at most
-    // four creatures (the cheap test first), the set present, and DrawTurns 0. The tables
-    // are solved without the quiet draw; under DrawTurns N their value is not the game's,
-    // and each way of using it as an evaluation measured weaker than the evaluator alone
-    // (docs/search.md, "Endgame tables"), so the search does without them there.
-    bool tableValue(const Position& pos, double& value) const {
+    // four creatures (the cheap test first) and the set present. Under DrawTurns 0 it is
+    // the game's value. Under DrawTurns N the tables' values are those of the game without
+    // the quiet draw (docs/tables.md, "Distances"): one counts only if the attack that
+    // realises it comes before the draw (quiet + distance < 2N), and then as an evaluation
+    // that shrinks by kTableFade per action of distance, so that the side it serves
+    // hurries toward the attack and the other delays it; past the draw the search goes on
+    // below as without tables.
+    bool tableValue(const Position& pos, double& value) {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
-        const std::optional<double> v = tables_->probe(pos);
-        if (!v) return false;
-        value = *v;
+        const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
+        if (!t) return false;
+        const int drawTurns = pos.rules().drawTurns();
+        if (drawTurns == 0 || pos.isOver()) {
+            value = t->value;
+            return true;
+        }
+        if (static_cast<int>(pos.quiet()) + t->distance >= 2 * drawTurns) return false;
+        ++heuristic_;  // not the game's value: never `exact`
+        value = t->value * std::pow(kTableFade, t->distance);
         return true;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
@@ -582,12 +592,6 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
     return pv;
 }
 
-// The tables a search of `root` probes: only under DrawTurns 0, where their values are the
-// game's (see Worker::tableValue).
-const tables::Tablebase* tablesFor(const Position& root, const tables::Tablebase* tables) {
-    return root.rules().drawTurns() == 0 ? tables : nullptr;
-}
-
 struct RootMove {
     Event move;
     double value = -kInfinity;  // deciding player's view
@@ -607,7 +611,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     Control control;
     control.stop = &stop;
     Worker w;
-    w.begin(nullptr, control, false, tablesFor(pos, tables));
+    w.begin(nullptr, control, false, tables);
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -615,7 +619,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 
 struct Searcher::Impl {
     Options options;
-    std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
+    std::shared_ptr<const tables::Tablebase> tables;  // probed when set
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -643,9 +647,6 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
-    [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
-        return search::tablesFor(root, tables.get());
-    }
 };
 
 void Searcher::Impl::resizeWorkers(int count) {
@@ -740,7 +741,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tablesFor(root));
+        w->begin(&tt, helperControl, false, tables.get());
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -845,7 +846,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    main.begin(&tt, control, true, tablesFor(root));
+    main.begin(&tt, control, true, tables.get());
 
     EventList legal;
     root.generate(legal);
