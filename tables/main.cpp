@@ -514,30 +514,44 @@ int runBenchProbe(const std::vector<std::string>& args) {
         return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
     };
     int answered = 0, asked = 0;
-    for (int kind = 0; kind < 2; ++kind) {
-        const auto& list = positions[kind];
-        if (list.empty()) continue;
-        const int n = kind == 0 ? probes : std::max(1, probes / 30);
-        double sum = 0;
-        const double cpuStart = cpuNow();
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < n; ++i) {
-            const auto v = tb.probe(list[static_cast<std::size_t>(i) % list.size()]);
-            if (v) {
-                sum += *v;
-                ++answered;
+    // The same probes of the mapped files and of their copy in huge pages, side by side.
+    const Tablebase huge(rootOf(c), rules, TableMemory::HugePages);
+    struct Run {
+        const char* name;
+        const Tablebase* base;
+        int ahead;  // 0: each probe on its own
+    };
+    for (const auto& [memoryName, base, ahead] :
+         {Run{"mapped files", &tb, 0}, Run{"huge pages", &huge, 0},
+          Run{"huge pages, prefetched 4 probes ahead", &huge, 4}}) {
+        for (int kind = 0; kind < 2; ++kind) {
+            const auto& list = positions[kind];
+            if (list.empty()) continue;
+            const int n = kind == 0 ? probes : std::max(1, probes / 30);
+            double sum = 0;
+            const double cpuStart = cpuNow();
+            const auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < n; ++i) {
+                // Pipelined: the entry of the probe `ahead` places on is loaded meanwhile.
+                if (ahead > 0)
+                    base->prefetch(list[static_cast<std::size_t>(i + ahead) % list.size()]);
+                const auto v = base->probe(list[static_cast<std::size_t>(i) % list.size()]);
+                if (v) {
+                    sum += *v;
+                    ++answered;
+                }
             }
+            asked += n;
+            const double ns =
+                std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                    .count();
+            const double cpu = cpuNow() - cpuStart;
+            std::printf(
+                "%s: %d probes of %zu random %s decision positions over %zu sets: %.1f ns "
+                "cpu, %.1f ns wall per probe (checksum %.3f)\n",
+                memoryName, n, list.size(), kind == 0 ? "stored" : "derived (hold, 1 action)",
+                sets.size(), cpu / n, ns / n, sum);
         }
-        asked += n;
-        const double ns =
-            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-                .count();
-        const double cpu = cpuNow() - cpuStart;
-        std::printf(
-            "%d probes of %zu random %s decision positions over %zu sets: %.1f ns cpu, "
-            "%.1f ns wall per probe (checksum %.3f)\n",
-            n, list.size(), kind == 0 ? "stored" : "derived (hold, 1 action)", sets.size(), cpu / n,
-            ns / n, sum);
     }
     if (answered != asked) std::printf("%d probes unanswered\n", asked - answered);
     return answered == asked ? 0 : kExitFailure;

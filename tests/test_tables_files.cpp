@@ -217,6 +217,45 @@ TEST_SUITE("tables-files") {
         }
     }
 
+    TEST_CASE(
+        "tables copied into huge pages answer as the mapped files, prefetch changes nothing") {
+        TempDir root;
+        const Rules rules = Rules::preset(Ruleset::DalsianClassic);  // derived hold states too
+        {
+            Tablebase tb(root.path(), rules);
+            tables::generate(tb, {material("KL v s"), material("SG v h"), material("TN v m")}, {},
+                             nullptr);
+        }
+        const Tablebase mapped(root.path(), rules);
+        const Tablebase huge(root.path(), rules, tables::TableMemory::HugePages);
+        REQUIRE(mapped.sets().size() == 3);
+        REQUIRE(huge.sets() == mapped.sets());
+        int compared = 0;
+        for (const Material& m : mapped.sets()) {
+            const tables::Table* a = mapped.table(m);
+            const tables::Table* b = huge.table(m);
+            REQUIRE(b);
+            CHECK(a->values != b->values);  // a copy, not the file
+            for (std::uint32_t i = 0; i < a->layout.size(); ++i) {
+                if (a->layout.isStored(i)) {
+                    REQUIRE(a->value(i) == b->value(i));
+                    REQUIRE(a->distance(i) == b->distance(i));
+                }
+                const auto pos = Position::fromDfen(tables::stateDfen(m, a->layout, i), rules);
+                REQUIRE(pos);
+                huge.prefetch(*pos);
+                const auto x = mapped.probeWithDistance(*pos);
+                const auto y = huge.probeWithDistance(*pos);
+                REQUIRE(x);
+                REQUIRE(y);
+                REQUIRE(x->value == y->value);
+                REQUIRE(x->distance == y->distance);
+                ++compared;
+            }
+        }
+        CHECK(compared > 7000);
+    }
+
     TEST_CASE("the rule options in a header rebuild the same rules") {
         std::vector<Rules> all;
         for (const Ruleset r : kRulesets)
