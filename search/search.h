@@ -123,7 +123,8 @@ class Searcher {
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
 // Under DrawTurns N a table value counts kTableFade^distance of itself, so that the side it
-// serves hurries toward the attack that realises it (docs/tables.md, "In the search").
+// serves hurries toward the attack that realises it (docs/tables.md, "In the search and
+// the engine").
 inline constexpr double kTableFade = 0.99;
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with
