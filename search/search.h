@@ -122,9 +122,9 @@ class Searcher {
 // search must agree with. Value for player 1; counts the nodes it enters.
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
-// Under DrawTurns N a table value counts kTableFade^distance of itself, so that the side it
-// serves hurries toward the attack that realises it (docs/tables.md, "In the search and
-// the engine").
+// Under DrawTurns N a table value counts kTableFade^(quiet + distance) of itself: faded by
+// the quiet actions from the last attack to the one that realises it, so that the side it
+// serves hurries toward that attack (docs/tables.md, "In the search and the engine").
 inline constexpr double kTableFade = 0.99;
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with

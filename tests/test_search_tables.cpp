@@ -165,10 +165,13 @@ TEST_SUITE("search-tables") {
             nodes = 0;
             (void)prunedValue(late, 3, nodes, st.tb.get());
             CHECK(nodes > 1);
+            // One action earlier it answers, faded by the quiet count at which the attack
+            // comes (79), not by the distance alone.
             const auto early = quietAt(start, 79 - t->distance);
             nodes = 0;
-            (void)prunedValue(early, 3, nodes, st.tb.get());
+            const double faded = prunedValue(early, 3, nodes, st.tb.get());
             CHECK(nodes == 1);
+            CHECK(faded == doctest::Approx(t->value * std::pow(kTableFade, 79)).epsilon(1e-12));
             ++beyond;
         }
         CHECK(reachable > 10);
