@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
@@ -82,10 +83,16 @@ std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
     if (creatures > tables::kMaxPieces)
         return "table: none (" + std::to_string(creatures) + " creatures)";
     const std::string name = "table " + armies(pos);
-    const auto v = tb->probe(pos);
+    const auto v = tb->probeWithDistance(pos);
     if (!v) return name + ": missing";
-    return name + ": " + signedValue(*v) + " for player 1 " +
-           (pos.rules().drawTurns() == 0 ? "exact" : "without the quiet draw");
+    const std::string value = name + ": " + signedValue(v->value) + " for player 1 ";
+    const int drawTurns = pos.rules().drawTurns();
+    if (drawTurns == 0) return value + "exact";
+    // The search counts the value only when its attack comes before the quiet draw.
+    const int left = 2 * drawTurns - static_cast<int>(pos.quiet());
+    return value + "without the quiet draw, its attack in " + std::to_string(v->distance) +
+           " actions, " + std::to_string(std::max(left, 0)) + " left before the draw" +
+           (v->distance < left ? "" : ": not used");
 }
 
 bool TableGenerator::startFor(const std::shared_ptr<tables::Tablebase>& tb, const Position& pos) {

@@ -26,9 +26,10 @@ namespace dejarik::protocol {
 [[nodiscard]] std::shared_ptr<tables::Tablebase> openTables(const Settings& settings,
                                                             const Rules& rules, std::string* error);
 
-// What the tables say about a position, for `d` and `eval`: "table KL v s: +0.532 exact"
-// (player 1's view; "exact" under DrawTurns 0, else "without the quiet draw"), "table KL
-// v s: missing", "table: none (5 creatures)", "table: off".
+// What the tables say about a position, for `d` and `eval`: "table KL v s: +0.532 for
+// player 1 exact" (player 1's view; under DrawTurns N "without the quiet draw, its attack
+// in 7 actions, 80 left before the draw", with ": not used" when the draw comes first),
+// "table KL v s: missing", "table: none (5 creatures)", "table: off".
 [[nodiscard]] std::string tableLine(const tables::Tablebase* tb, const Position& pos);
 
 // TableGen: makes the sets a position needs (its own with 3 or 4 creatures, with 5 the

@@ -171,15 +171,30 @@ class Worker {
     }
     double probe(const Position& child, int depth, double alpha, double beta, int ply);
     // The endgame tables' value of a position (player 1's view), where they answer: at most
-    // four creatures (the cheap test first), the set present, and DrawTurns 0. The tables
-    // are solved without the quiet draw; under DrawTurns N their value is not the game's,
-    // and each way of using it as an evaluation measured weaker than the evaluator alone
-    // (docs/search.md, "Endgame tables"), so the search does without them there.
-    bool tableValue(const Position& pos, double& value) const {
+    // four creatures (the cheap test first) and the set present. Under DrawTurns 0 it is
+    // the game's value. Under DrawTurns N the tables' values are those of the game without
+    // the quiet draw (docs/tables.md, "Distances"): one counts only if the attack that
+    // realises it comes before the draw (quiet + distance < 2N), and then as an evaluation
+    // that shrinks by kTableFade per quiet action before that attack, so that the side it
+    // serves hurries toward the attack and the other delays it; past the draw the search
+    // goes on below as without tables.
+    bool tableValue(const Position& pos, double& value) {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
-        const std::optional<double> v = tables_->probe(pos);
-        if (!v) return false;
-        value = *v;
+        const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
+        if (!t) return false;
+        const int drawTurns = pos.rules().drawTurns();
+        if (drawTurns == 0 || pos.isOver()) {
+            value = t->value;
+            return true;
+        }
+        // The quiet count at which the attack comes: counted from the last attack, not from
+        // here, so that moving between states next to the attack costs the mover as much as
+        // it costs the clock (faded by the distance alone, every such state was worth the
+        // full value, and the winner shuffled among them instead of attacking).
+        const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
+        if (attackAt >= 2 * drawTurns) return false;
+        ++heuristic_;  // not the game's value: never `exact`
+        value = t->value * std::pow(kTableFade, attackAt);
         return true;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
@@ -658,12 +673,6 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
     return pv;
 }
 
-// The tables a search of `root` probes: only under DrawTurns 0, where their values are the
-// game's (see Worker::tableValue).
-const tables::Tablebase* tablesFor(const Position& root, const tables::Tablebase* tables) {
-    return root.rules().drawTurns() == 0 ? tables : nullptr;
-}
-
 struct RootMove {
     Event move;
     double value = -kInfinity;  // deciding player's view
@@ -683,7 +692,7 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     Control control;
     control.stop = &stop;
     Worker w;
-    w.begin(nullptr, control, false, tablesFor(pos, tables));
+    w.begin(nullptr, control, false, tables);
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -706,7 +715,7 @@ struct Searcher::Impl {
         }
     };
     Flavour flavour;
-    std::shared_ptr<const tables::Tablebase> tables;  // probed when set, under DrawTurns 0
+    std::shared_ptr<const tables::Tablebase> tables;  // probed when set
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -738,9 +747,6 @@ struct Searcher::Impl {
     [[nodiscard]] eval::Contempt contemptFor(const Position& root) const {
         if (play.contempt <= 0) return {};
         return {root.decider(), play.contempt};
-    }
-    [[nodiscard]] const tables::Tablebase* tablesFor(const Position& root) const {
-        return search::tablesFor(root, tables.get());
     }
 };
 
@@ -857,7 +863,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = root.decider() == Player::One ? 1.0 : -1.0;
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tablesFor(root), contemptFor(root), play.opponent,
+        w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
                  opponent(root.decider()));
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
@@ -967,7 +973,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
         tt.clear();  // its values were found with another contempt or opponent model
         flavour = f;
     }
-    main.begin(&tt, control, true, tablesFor(root), contemptFor(root), play.opponent,
+    main.begin(&tt, control, true, tables.get(), contemptFor(root), play.opponent,
                opponent(root.decider()));
 
     EventList legal;

@@ -107,9 +107,9 @@ class Searcher {
     // Blocking; not while a search runs.
     void clearHash();
     // Blocking; not while a search runs. The endgame tables probed at every node with at
-    // most four creatures (null: none) in searches under DrawTurns 0, where their values
-    // are exact; under DrawTurns N they are not probed (docs/search.md). Tables of another
-    // rule mix answer nothing.
+    // most four creatures (null: none): under DrawTurns 0 their values are exact; under
+    // DrawTurns N a value counts, as an evaluation, when its attack comes before the quiet
+    // draw (docs/search.md). Tables of another rule mix answer nothing.
     void setTables(std::shared_ptr<const tables::Tablebase> tables);
     // Blocking; not while a search runs. The evaluation weights every search uses from now
     // on (the compiled-in defaults until called); new weights empty the table, whose values
@@ -144,8 +144,13 @@ class Searcher {
 // search must agree with. Value for player 1; counts the nodes it enters.
 [[nodiscard]] double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes);
 
+// Under DrawTurns N a table value counts kTableFade^(quiet + distance) of itself: faded by
+// the quiet actions from the last attack to the one that realises it, so that the side it
+// serves hurries toward that attack (docs/tables.md, "In the search and the engine").
+inline constexpr double kTableFade = 0.99;
+
 // The pruned search without a transposition table, at a fixed depth, for comparison with
-// expectiminimax, probing `tables` when given (under DrawTurns 0 only, as the searcher).
+// expectiminimax, probing `tables` when given (as the searcher).
 // Value for player 1; counts the nodes it enters.
 [[nodiscard]] double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
                                  const tables::Tablebase* tables = nullptr);

@@ -79,6 +79,7 @@ std::array<std::uint8_t, kHeaderBytes> encodeHeader(const TableHeader& h,
     putDouble(&b[64], h.storedResidual);
     putDouble(&b[72], h.seconds);
     put32(&b[80], h.converged ? 1u : 0u);
+    put32(&b[84], kEntryBytes);
     std::memcpy(&b[kRulesOffset], h.rules.data(), std::min(h.rules.size(), kRulesBytes - 1));
     put64(&b[kPayloadSumOffset], payloadSum);
     putDouble(&b[kContractionOffset], h.contraction);
@@ -120,6 +121,7 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     h.states = get32(&b[44]);
     if (get32(&b[48]) != static_cast<std::uint32_t>(kValueScale))
         return fail("unknown value scale");
+    if (get32(&b[84]) != kEntryBytes) return fail("unknown entry size");
     h.iterations = get32(&b[52]);
     h.residual = getDouble(&b[56]);
     h.storedResidual = getDouble(&b[64]);
@@ -215,7 +217,8 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, st
     std::string problem;
     const auto header = decodeHeader(file->data_, problem);
     if (!header) return fail(problem);
-    const std::uint64_t expected = kHeaderBytes + 2 * static_cast<std::uint64_t>(header->states);
+    const std::uint64_t expected =
+        kHeaderBytes + kEntryBytes * static_cast<std::uint64_t>(header->states);
     if (size != expected)
         return fail((size < expected ? "truncated (" : "too long (") + std::to_string(size) +
                     " bytes, expected " + std::to_string(expected) + ")");
@@ -227,13 +230,15 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, st
 }
 
 void writeTable(const std::filesystem::path& path, const TableHeader& header,
-                std::span<const std::int16_t> values) {
-    if (values.size() != header.states) throw std::logic_error("writeTable: one value per state");
-    std::vector<std::uint8_t> payload(2 * values.size());
+                std::span<const std::int16_t> values, std::span<const std::uint8_t> distances) {
+    if (values.size() != header.states || distances.size() != header.states)
+        throw std::logic_error("writeTable: one value and one distance per state");
+    std::vector<std::uint8_t> payload(kEntryBytes * values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
         const auto u = static_cast<std::uint16_t>(values[i]);
-        payload[2 * i] = static_cast<std::uint8_t>(u & 0xFF);
-        payload[2 * i + 1] = static_cast<std::uint8_t>(u >> 8);
+        payload[kEntryBytes * i] = static_cast<std::uint8_t>(u & 0xFF);
+        payload[kEntryBytes * i + 1] = static_cast<std::uint8_t>(u >> 8);
+        payload[kEntryBytes * i + 2] = distances[i];
     }
     const auto head = encodeHeader(header, checksum64(payload));
     std::error_code ec;

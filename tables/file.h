@@ -6,11 +6,12 @@
 //  32  u32 CentreWin N            36  u32 pieces               40  u32 orbits
 //  44  u32 stored states          48  u32 value scale (32767)  52  u32 iterations
 //  56  f64 residual of the solve  64  f64 residual of the stored values
-//  72  f64 seconds                80  u32 flags (1: converged) 84  u32 zero
+//  72  f64 seconds                80  u32 flags (1: converged) 84  u32 bytes per state (3)
 //  88  char[256] the rule options as Name=Value assignments, NUL-padded
 // 344  u64 checksum of the values 352  f64 T's contraction factor  360..503 zero
 // 504  u64 checksum of bytes 0..503
-// 512  i16 value per stored state: round(v * 32767), v from side A's view
+// 512  per stored state, 3 bytes: i16 round(v * 32767), v from side A's view, then u8 the
+//      distance in actions to the attack that realises v (255: 255 or more)
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,12 @@
 
 namespace dejarik::tables {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kHeaderBytes = 512;
+// A value and its distance side by side: one probe reads one place of the file.
+inline constexpr std::uint32_t kEntryBytes = 3;
+// Distances are stored saturated: kDistanceCap means that many actions or more.
+inline constexpr std::uint32_t kDistanceCap = 255;
 inline constexpr double kValueScale = 32767.0;
 // One step of the stored values: a stored value is within half of it of the computed one.
 inline constexpr double kQuantum = 1.0 / kValueScale;
@@ -33,6 +38,18 @@ inline constexpr double kQuantum = 1.0 / kValueScale;
 [[nodiscard]] std::int16_t encodeValue(double v);
 [[nodiscard]] constexpr double decodeValue(std::int16_t raw) {
     return static_cast<double>(raw) / kValueScale;
+}
+[[nodiscard]] constexpr std::uint8_t encodeDistance(std::uint32_t d) {
+    return static_cast<std::uint8_t>(d < kDistanceCap ? d : kDistanceCap);
+}
+
+// The entry of a state in a file's payload: its value and its distance.
+[[nodiscard]] inline std::int16_t entryValue(const std::uint8_t* payload, std::uint32_t state) {
+    const std::uint8_t* p = payload + kEntryBytes * static_cast<std::size_t>(state);
+    return static_cast<std::int16_t>(static_cast<std::uint16_t>(p[0] | p[1] << 8));
+}
+[[nodiscard]] inline std::uint8_t entryDistance(const std::uint8_t* payload, std::uint32_t state) {
+    return payload[kEntryBytes * static_cast<std::size_t>(state) + 2];
 }
 
 // A 64-bit checksum of a byte range (word-wise multiply-rotate; not cryptographic).
@@ -75,11 +92,13 @@ class TableFile {
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
     [[nodiscard]] std::uint64_t bytes() const { return size_; }
     [[nodiscard]] std::int16_t raw(std::uint32_t state) const {
-        const std::uint8_t* p = data_ + kHeaderBytes + 2 * static_cast<std::size_t>(state);
-        return static_cast<std::int16_t>(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+        return entryValue(values(), state);
     }
     [[nodiscard]] double value(std::uint32_t state) const { return decodeValue(raw(state)); }
-    // The first value's bytes.
+    [[nodiscard]] std::uint8_t distance(std::uint32_t state) const {
+        return entryDistance(values(), state);
+    }
+    // The first entry's bytes.
     [[nodiscard]] const std::uint8_t* values() const { return data_ + kHeaderBytes; }
 
   private:
@@ -94,6 +113,6 @@ class TableFile {
 // Writes a table file atomically (a temporary file renamed into place); throws
 // std::runtime_error with the reason on any I/O failure.
 void writeTable(const std::filesystem::path& path, const TableHeader& header,
-                std::span<const std::int16_t> values);
+                std::span<const std::int16_t> values, std::span<const std::uint8_t> distances);
 
 }  // namespace dejarik::tables

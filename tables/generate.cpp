@@ -23,7 +23,8 @@ SmallerSets smallerFrom(const Tablebase& tb) {
     return [&tb](const Position& pos) { return tb.probe(pos); };
 }
 
-// max |T(V) - V| for the values a file stores, the derived states filled in from them.
+// max |T(V) - V| for the values a file stores, the derived states filled in from them;
+// solver.distances() then holds the distances of T(V), the ones a file stores with V.
 double storedDeviation(SetSolver& solver, const std::function<double(std::uint32_t)>& stored) {
     std::vector<double> v(solver.states()), out(solver.states());
     for (std::uint32_t i = 0; i < solver.layout().storedSize(); ++i)
@@ -52,6 +53,11 @@ SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOpt
         stored[i] = encodeValue(values[i]);
     result.storedResidual =
         storedDeviation(solver, [&](std::uint32_t i) { return decodeValue(stored[i]); });
+    // The distances of the attack-free game whose exits the stored values give, so that
+    // verify, which starts from the same stored values, finds the very same ones.
+    std::vector<std::uint8_t> distances(stored.size());
+    for (std::size_t i = 0; i < distances.size(); ++i)
+        distances[i] = encodeDistance(solver.distances()[i]);
     result.seconds = secondsSince(start);
 
     TableHeader header;
@@ -68,7 +74,7 @@ SetResult generateSet(Tablebase& tb, const Material& material, const GenerateOpt
     header.converged = result.solve.converged;
     header.contraction = result.solve.contraction;
     const auto path = tb.fileOf(m);
-    writeTable(path, header, stored);
+    writeTable(path, header, stored, distances);
     std::string error;
     if (!tb.load(m, &error))
         throw std::runtime_error("cannot load the table just written: " + error);
@@ -148,20 +154,39 @@ VerifyResult verify(const Tablebase& tb, const Material& material) {
         result.problem = "not loaded";
         return result;
     }
+    std::vector<std::uint32_t> distances;
     try {
         SetSolver solver(result.material, tb.rules(), smallerFrom(tb));
         result.deviation =
             storedDeviation(solver, [&](std::uint32_t i) { return table->value(i); });
+        distances.assign(solver.distances().begin(), solver.distances().end());
     } catch (const std::exception& e) {
         result.problem = e.what();
         return result;
     }
     // A relative slack for the doubles' own rounding on top of the bound.
     result.ok = result.deviation <= result.tolerance * (1 + 1e-9);
-    if (!result.ok)
+    if (!result.ok) {
         result.problem = "the stored values are not a fixed point: max |T(V) - V| = " +
                          std::to_string(result.deviation) + " > " +
                          std::to_string(result.tolerance);
+        return result;
+    }
+    const std::uint32_t stored = table->layout.storedSize();
+    for (std::uint32_t i = 0; i < stored; ++i) {
+        const std::uint8_t expected = encodeDistance(distances[i]);
+        if (table->distance(i) == expected) continue;
+        ++result.distanceErrors;
+        if (result.distanceErrors == 1)
+            result.problem = "state " + std::to_string(i) + " stores the distance " +
+                             std::to_string(table->distance(i)) + ", its successors give " +
+                             std::to_string(expected);
+    }
+    if (result.distanceErrors > 0) {
+        result.ok = false;
+        result.problem =
+            std::to_string(result.distanceErrors) + " wrong distances; " + result.problem;
+    }
     return result;
 }
 

@@ -59,7 +59,10 @@ struct VerifyResult {
     bool ok = false;
     double deviation = 0;  // max |T(V) - V| over the stored values
     double tolerance = 0;  // what the stored precision allows: one quantum (+1e-9)
-    std::string problem;   // why not ok
+    // Stored distances that differ from those of the attack-free game the stored values
+    // give (each state's from its exits and its successors' values and distances).
+    std::uint32_t distanceErrors = 0;
+    std::string problem;  // why not ok
 };
 
 // The tolerance of verify: rounding moves each stored value by at most half a quantum,
@@ -67,7 +70,8 @@ struct VerifyResult {
 // |T(V) - V| <= quantum + the solve's residual.
 inline constexpr double kVerifyTolerance = kQuantum + 1e-9;
 
-// Recomputes T from a set's stored values (and those of its capture sets) and compares.
+// Recomputes T from a set's stored values (and those of its capture sets) and compares,
+// the values within the tolerance and the distances exactly.
 [[nodiscard]] VerifyResult verify(const Tablebase& tb, const Material& m);
 
 }  // namespace dejarik::tables

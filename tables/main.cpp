@@ -216,8 +216,10 @@ int runProbe(const std::vector<std::string>& args) {
         "Usage: dejarik-tb probe [--ruleset R] [--option Name=Value]... --dfen D\n"
         "                        [--moves \"e1 e2 ...\"] [--path DIR]\n"
         "Prints the table value of a position with at most 4 creatures and of each of its\n"
-        "decisions (or outcomes), ranked, from the view of the player who decides. Values are\n"
-        "exact without the quiet draw (DrawTurns 0).\nOptions");
+        "decisions (or outcomes), ranked, from the view of the player who decides, each with\n"
+        "its distance: the actions before the attack that realises the value (the side it\n"
+        "serves hurries, the other delays). Values are exact without the quiet draw\n"
+        "(DrawTurns 0).\nOptions");
     addCommon(desc, c, true);
     desc.add_options()("dfen", po::value(&dfen), "the position (quote it: it has spaces)")(
         "moves", po::value(&moves), "events to play first, space-separated");
@@ -236,8 +238,8 @@ int runProbe(const std::vector<std::string>& args) {
                          " creatures; the tables hold at most " + std::to_string(kMaxPieces)};
 
     const Tablebase tb(rootOf(c), rules);
-    const auto value = tb.probe(*pos);
-    if (!value) {
+    const auto entry = tb.probeWithDistance(*pos);
+    if (!entry) {
         const auto m = materialOf(*pos);
         std::cerr << "dejarik-tb: error: no table for this position under "
                   << tb.directory().string() << "; make it with: dejarik-tb generate"
@@ -249,46 +251,61 @@ int runProbe(const std::vector<std::string>& args) {
     const Player who = pos->phase() == Phase::Outcome ? pos->sideToMove() : pos->decider();
     const auto view = [&](double v) { return who == Player::One ? v : -v; };
     if (pos->isOver()) {
-        std::cout << "value    " << signedValue(*value) << " for player 1 (the game is over)\n";
+        std::cout << "value    " << signedValue(entry->value)
+                  << " for player 1 (the game is over)\n";
         return 0;
     }
-    std::cout << "value    " << signedValue(view(*value)) << " for " << playerName(who)
+    std::cout << "value    " << signedValue(view(entry->value)) << " for " << playerName(who)
               << (pos->phase() == Phase::Outcome ? " (on turn; chance decides next)" : "")
               << (rules.drawTurns() > 0 ? "; exact under DrawTurns 0, this position's quiet "
                                           "counter is not counted"
                                         : "; exact")
               << "\n";
+    std::cout << "distance " << entry->distance
+              << (entry->distance >= static_cast<int>(kDistanceCap) ? " or more" : "")
+              << " actions to the attack that realises it\n";
     EventList events;
     pos->generate(events);
     struct Line {
         Event event;
         double value;
         double probability;
+        int distance;
     };
     std::vector<Line> lines;
     for (const Event e : events) {
         Position child = *pos;
         child.apply(e);
-        const auto v = tb.probe(child);
+        const auto v = tb.probeWithDistance(child);
         if (!v) {
             std::cerr << "dejarik-tb: error: no table for the position after " << e.token() << "\n";
             return kExitFailure;
         }
-        lines.push_back({e, view(*v), pos->phase() == Phase::Outcome ? pos->probability(e) : 0});
+        // A move or a pass is one action more; an attack is the awaited event itself, and
+        // the outcomes after it start afresh.
+        const bool action =
+            pos->phase() == Phase::Decision && e.kind() != EventKind::Attack && !child.isOver();
+        lines.push_back({e, view(v->value),
+                         pos->phase() == Phase::Outcome ? pos->probability(e) : 0,
+                         v->distance + (action ? 1 : 0)});
     }
     if (pos->phase() == Phase::Outcome) {
-        std::cout << "outcome       probability    value\n";
+        std::cout << "outcome       probability    value  distance\n";
         for (const auto& l : lines)
-            std::printf("%-12s  %11.6f  %s\n", l.event.token().c_str(), l.probability,
-                        signedValue(l.value).c_str());
+            std::printf("%-12s  %11.6f  %s  %8d\n", l.event.token().c_str(), l.probability,
+                        signedValue(l.value).c_str(), l.distance);
         return 0;
     }
-    std::stable_sort(lines.begin(), lines.end(),
-                     [](const Line& x, const Line& y) { return x.value > y.value; });
-    std::cout << "rank  decision     value\n";
+    // Best first; of equal values, the way the decider takes: the shortest to a value that
+    // serves it, the longest to one that does not.
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& x, const Line& y) {
+        if (x.value != y.value) return x.value > y.value;
+        return x.value > 0 ? x.distance < y.distance : x.distance > y.distance;
+    });
+    std::cout << "rank  decision     value  distance\n";
     for (std::size_t k = 0; k < lines.size(); ++k)
-        std::printf("%4zu  %-10s %s\n", k + 1, lines[k].event.token().c_str(),
-                    signedValue(lines[k].value).c_str());
+        std::printf("%4zu  %-10s %s  %8d\n", k + 1, lines[k].event.token().c_str(),
+                    signedValue(lines[k].value).c_str(), lines[k].distance);
     return 0;
 }
 
@@ -373,9 +390,11 @@ int runVerify(const std::vector<std::string>& args) {
         for (const Material& m : sets) {
             const auto r = verify(tb, m);
             ++checked;
-            char line[160];
-            std::snprintf(line, sizeof line, "%s %-10s max |T(V)-V| %.3e (tolerance %.3e)",
-                          r.ok ? "ok  " : "FAIL", m.name().c_str(), r.deviation, r.tolerance);
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "%s %-10s max |T(V)-V| %.3e (tolerance %.3e), %u wrong distances",
+                          r.ok ? "ok  " : "FAIL", m.name().c_str(), r.deviation, r.tolerance,
+                          r.distanceErrors);
             std::cout << line << (r.ok ? "" : ": " + r.problem) << "\n";
             failed += r.ok ? 0 : 1;
         }
@@ -495,30 +514,44 @@ int runBenchProbe(const std::vector<std::string>& args) {
         return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
     };
     int answered = 0, asked = 0;
-    for (int kind = 0; kind < 2; ++kind) {
-        const auto& list = positions[kind];
-        if (list.empty()) continue;
-        const int n = kind == 0 ? probes : std::max(1, probes / 30);
-        double sum = 0;
-        const double cpuStart = cpuNow();
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < n; ++i) {
-            const auto v = tb.probe(list[static_cast<std::size_t>(i) % list.size()]);
-            if (v) {
-                sum += *v;
-                ++answered;
+    // The same probes of the mapped files and of their copy in huge pages, side by side.
+    const Tablebase huge(rootOf(c), rules, TableMemory::HugePages);
+    struct Run {
+        const char* name;
+        const Tablebase* base;
+        int ahead;  // 0: each probe on its own
+    };
+    for (const auto& [memoryName, base, ahead] :
+         {Run{"mapped files", &tb, 0}, Run{"huge pages", &huge, 0},
+          Run{"huge pages, prefetched 4 probes ahead", &huge, 4}}) {
+        for (int kind = 0; kind < 2; ++kind) {
+            const auto& list = positions[kind];
+            if (list.empty()) continue;
+            const int n = kind == 0 ? probes : std::max(1, probes / 30);
+            double sum = 0;
+            const double cpuStart = cpuNow();
+            const auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < n; ++i) {
+                // Pipelined: the entry of the probe `ahead` places on is loaded meanwhile.
+                if (ahead > 0)
+                    base->prefetch(list[static_cast<std::size_t>(i + ahead) % list.size()]);
+                const auto v = base->probe(list[static_cast<std::size_t>(i) % list.size()]);
+                if (v) {
+                    sum += *v;
+                    ++answered;
+                }
             }
+            asked += n;
+            const double ns =
+                std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                    .count();
+            const double cpu = cpuNow() - cpuStart;
+            std::printf(
+                "%s: %d probes of %zu random %s decision positions over %zu sets: %.1f ns "
+                "cpu, %.1f ns wall per probe (checksum %.3f)\n",
+                memoryName, n, list.size(), kind == 0 ? "stored" : "derived (hold, 1 action)",
+                sets.size(), cpu / n, ns / n, sum);
         }
-        asked += n;
-        const double ns =
-            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-                .count();
-        const double cpu = cpuNow() - cpuStart;
-        std::printf(
-            "%d probes of %zu random %s decision positions over %zu sets: %.1f ns cpu, "
-            "%.1f ns wall per probe (checksum %.3f)\n",
-            n, list.size(), kind == 0 ? "stored" : "derived (hold, 1 action)", sets.size(), cpu / n,
-            ns / n, sum);
     }
     if (answered != asked) std::printf("%d probes unanswered\n", asked - answered);
     return answered == asked ? 0 : kExitFailure;

@@ -45,17 +45,19 @@ void GameGraph::transpose() {
 }
 
 void AttackFreeSolver::solve(std::span<const double> exits, std::span<double> values,
-                             std::span<std::uint32_t> sources) {
+                             std::span<std::uint32_t> sources, std::span<std::uint32_t> distances) {
     const std::uint32_t n = graph_.nodes();
     settled_.assign(n, 0);
     std::fill(values.begin(), values.end(), 0.0);
     std::fill(sources.begin(), sources.end(), kNoSource);
-    pass(exits, values, sources, true);
-    pass(exits, values, sources, false);
+    std::fill(distances.begin(), distances.end(), 0u);
+    pass(exits, values, sources, distances, true);
+    pass(exits, values, sources, distances, false);
 }
 
 void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> values,
-                            std::span<std::uint32_t> sources, bool positive) {
+                            std::span<std::uint32_t> sources, std::span<std::uint32_t> distances,
+                            bool positive) {
     const std::uint32_t n = graph_.nodes();
     remaining_.resize(n);
     events_.clear();
@@ -65,13 +67,16 @@ void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> val
         remaining_[i] = static_cast<std::uint32_t>(graph_.successors(i).size()) + (hasExit ? 1 : 0);
         if (hasExit && (positive ? e > 0 : e < 0)) events_.emplace_back(e, i);
     }
-    // Best values for the pass's winner first: decreasing in the positive pass.
+    // Best values for the pass's winner first: decreasing in the positive pass. Ties in
+    // node order, so that the result does not depend on the sort.
     if (positive)
-        std::sort(events_.begin(), events_.end(),
-                  [](const auto& x, const auto& y) { return x.first > y.first; });
+        std::sort(events_.begin(), events_.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first > y.first : x.second < y.second;
+        });
     else
-        std::sort(events_.begin(), events_.end(),
-                  [](const auto& x, const auto& y) { return x.first < y.first; });
+        std::sort(events_.begin(), events_.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first < y.first : x.second < y.second;
+        });
 
     // Offers v to node i; true when i settles. The pass's winner takes the first offer,
     // the other player only when every option has been offered.
@@ -81,20 +86,29 @@ void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> val
         settled_[i] = 1;
         return true;
     };
-    for (const auto& [v, origin] : events_) {
-        if (!offer(origin)) continue;
-        values[origin] = v;
-        sources[origin] = origin;
-        stack_.assign(1, origin);
+    for (std::size_t first = 0; first < events_.size();) {
+        // The exits of one value, then everything they settle, breadth first: distances
+        // grow along the queue, so a node settles from its nearest offer if it takes the
+        // first and from its farthest if it takes the last.
+        const double v = events_[first].first;
+        queue_.clear();
+        for (; first < events_.size() && events_[first].first == v; ++first) {
+            const std::uint32_t origin = events_[first].second;
+            if (!offer(origin)) continue;
+            values[origin] = v;
+            sources[origin] = origin;
+            distances[origin] = 0;
+            queue_.push_back(origin);
+        }
         // Everything settled from here takes the same value v, which no later event beats.
-        while (!stack_.empty()) {
-            const std::uint32_t m = stack_.back();
-            stack_.pop_back();
+        for (std::size_t head = 0; head < queue_.size(); ++head) {
+            const std::uint32_t m = queue_[head];
             for (const std::uint32_t p : graph_.predecessors(m)) {
                 if (!offer(p)) continue;
                 values[p] = v;
-                sources[p] = origin;
-                stack_.push_back(p);
+                sources[p] = sources[m];
+                distances[p] = distances[m] + 1;
+                queue_.push_back(p);
             }
         }
     }

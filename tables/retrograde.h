@@ -15,6 +15,13 @@
 // - every node settled in neither pass can be held to 0 by one player and kept from
 //   anything below 0 by the other: its value is 0 (play goes on forever, or exits at 0).
 //
+// With the values come distances: the number of moves before the exit that realises a
+// node's value, when the player the value serves (the maximiser for a positive value)
+// takes the shortest way among its value-optimal choices and the other player the longest
+// among its own. Exit events of one value are settled together, breadth first, so a
+// winner's node settles first from its nearest offer and a loser's last from its farthest.
+// A node of value 0 needs no exit: distance 0.
+//
 // Each pass touches each edge once: O(nodes + edges + exits log exits).
 #pragma once
 
@@ -63,20 +70,21 @@ class AttackFreeSolver {
     explicit AttackFreeSolver(const GameGraph& graph) : graph_(graph) {}
 
     // exits[n]: the value of n's best exit for its owner, NaN when n has none. Writes every
-    // node's value to `values` and, to `sources`, the node whose exit that value is
-    // (kNoSource for the value 0 of a node settled in neither pass).
+    // node's value to `values`, to `sources` the node whose exit that value is (kNoSource
+    // for the value 0 of a node settled in neither pass) and to `distances` the moves
+    // before that exit (see above).
     void solve(std::span<const double> exits, std::span<double> values,
-               std::span<std::uint32_t> sources);
+               std::span<std::uint32_t> sources, std::span<std::uint32_t> distances);
 
   private:
     void pass(std::span<const double> exits, std::span<double> values,
-              std::span<std::uint32_t> sources, bool positive);
+              std::span<std::uint32_t> sources, std::span<std::uint32_t> distances, bool positive);
 
     const GameGraph& graph_;
     std::vector<std::uint32_t> remaining_;
     std::vector<std::uint8_t> settled_;
     std::vector<std::pair<double, std::uint32_t>> events_;
-    std::vector<std::uint32_t> stack_;
+    std::vector<std::uint32_t> queue_;
 };
 
 }  // namespace dejarik::tables

@@ -57,6 +57,7 @@ struct SetSolver::Impl {
     std::unique_ptr<AttackFreeSolver> retrograde;
     std::vector<double> exits;
     std::vector<std::uint32_t> sources;
+    std::vector<std::uint32_t> distances;  // of the last apply()
     std::vector<std::int32_t> exitAttack;  // per state: the attack that is its exit, or -1
     double contraction = 0;                // the most probability of an attack's staying in the set
     // accelerate()'s work arrays.
@@ -76,6 +77,7 @@ struct SetSolver::Impl {
         retrograde = std::make_unique<AttackFreeSolver>(*graph);
         exits.resize(layout.size());
         sources.resize(layout.size());
+        distances.resize(layout.size());
         exitAttack.resize(layout.size());
         for (const Attack& a : attacks) {
             double stay = 0;
@@ -230,7 +232,7 @@ struct SetSolver::Impl {
                 exitAttack[a.node] = static_cast<std::int32_t>(k);
             }
         }
-        retrograde->solve(exits, out, sources);
+        retrograde->solve(exits, out, sources, distances);
         double residual = 0;
         for (std::size_t i = 0; i < out.size(); ++i)
             residual = std::max(residual, std::abs(out[i] - in[i]));
@@ -353,6 +355,10 @@ double SetSolver::apply(std::span<const double> in, std::span<double> out) {
 
 void SetSolver::completeDerived(std::span<double> values) {
     impl_->completeDerived(values);
+}
+
+std::span<const std::uint32_t> SetSolver::distances() const {
+    return impl_->distances;
 }
 
 double SetSolver::contraction() const {

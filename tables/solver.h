@@ -57,6 +57,11 @@ class SetSolver {
 
     // out = T(in); returns max |out - in|.
     double apply(std::span<const double> in, std::span<double> out);
+    // Per state, the actions before the attack (or the move that ends the game) that
+    // realises out's value in the attack-free game of the last apply(): the side the value
+    // serves takes the shortest way, the other the longest, among value-optimal choices;
+    // 0 for a value of 0 (docs/tables.md, "Distances").
+    [[nodiscard]] std::span<const std::uint32_t> distances() const;
 
     // Fills in the states files do not store (Layout::storedSize() on) from the others:
     // each is the best of its decisions, which all end the turn in stored states.

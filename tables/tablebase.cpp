@@ -1,8 +1,12 @@
 #include "tablebase.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace dejarik::tables {
 
@@ -32,7 +36,7 @@ std::string fingerprintName(std::uint64_t fingerprint) {
     return name;
 }
 
-Tablebase::Tablebase(const std::filesystem::path& root, const Rules& rules)
+Tablebase::Tablebase(const std::filesystem::path& root, const Rules& rules, TableMemory memory)
     : rules_(std::make_unique<const Rules>(withoutQuietDraw(rules))),
       directory_(root / fingerprintName(rules.gameFingerprint())),
       slots_(new std::atomic<const Table*>[Material::kSlotCount]) {
@@ -40,11 +44,12 @@ Tablebase::Tablebase(const std::filesystem::path& root, const Rules& rules)
         slots_[i].store(nullptr, std::memory_order_relaxed);
     std::error_code ec;
     if (!std::filesystem::is_directory(directory_, ec)) return;
-    std::vector<std::filesystem::path> files;
+    std::vector<std::filesystem::path> paths;
     for (const auto& entry : std::filesystem::directory_iterator(directory_, ec))
-        if (entry.path().extension() == kExtension) files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& path : files) {
+        if (entry.path().extension() == kExtension) paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    std::vector<std::unique_ptr<TableFile>> files;
+    for (const auto& path : paths) {
         std::string error;
         auto file = TableFile::open(path, &error);
         if (!file) {
@@ -56,8 +61,54 @@ Tablebase::Tablebase(const std::filesystem::path& root, const Rules& rules)
             problems_.push_back(path.string() + ": holds " + m.name() + ", not what its name says");
             continue;
         }
-        if (!adopt(std::move(file), m, &error)) problems_.push_back(error);
+        files.push_back(std::move(file));
     }
+    std::vector<const std::uint8_t*> entries(files.size(), nullptr);
+    if (memory == TableMemory::HugePages) entries = copyToHugePages(files);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::string error;
+        const Material m = files[i]->header().material;
+        if (!adopt(std::move(files[i]), m, &error, entries[i])) problems_.push_back(error);
+    }
+}
+
+Tablebase::Region::~Region() {
+    if (address) munmap(address, bytes);
+}
+
+std::vector<const std::uint8_t*> Tablebase::copyToHugePages(
+    const std::vector<std::unique_ptr<TableFile>>& files) {
+    constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    constexpr std::size_t kLine = 64;
+    std::vector<const std::uint8_t*> out(files.size(), nullptr);
+    std::size_t total = 0;
+    for (const auto& f : files)
+        total += (f->bytes() - kHeaderBytes + kLine - 1) / kLine * kLine;
+    if (total == 0) return out;
+    // Whole huge pages from a huge page boundary: map one page more and trim both ends.
+    const std::size_t bytes = (total + kHugePage - 1) / kHugePage * kHugePage;
+    void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return out;  // the files serve
+    const auto start = reinterpret_cast<std::uintptr_t>(raw);
+    const std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+    if (aligned > start) munmap(raw, aligned - start);
+    if (const std::uintptr_t end = aligned + bytes; end < start + bytes + kHugePage)
+        munmap(reinterpret_cast<void*>(end), start + bytes + kHugePage - end);
+    region_.address = reinterpret_cast<void*>(aligned);
+    region_.bytes = bytes;
+    // Advice only: without huge pages the copy still works, as fast as the files.
+    (void)madvise(region_.address, bytes, MADV_HUGEPAGE);
+    auto* at = static_cast<std::uint8_t*>(region_.address);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::size_t n = files[i]->bytes() - kHeaderBytes;
+        std::memcpy(at, files[i]->values(), n);
+        out[i] = at;
+        at += (n + kLine - 1) / kLine * kLine;
+    }
+    // Read-only from here: a stray write faults instead of changing a value.
+    (void)mprotect(region_.address, bytes, PROT_READ);
+    return out;
 }
 
 Tablebase::~Tablebase() = default;
@@ -71,8 +122,8 @@ std::vector<std::string> Tablebase::problems() const {
     return problems_;
 }
 
-bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected,
-                      std::string* error) {
+bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected, std::string* error,
+                      const std::uint8_t* entries) {
     const TableHeader& h = file->header();
     const auto fail = [&](const std::string& message) {
         if (error) *error = file->path().string() + ": " + message;
@@ -88,7 +139,7 @@ bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected,
     const auto rules = rulesFromAssignments(h.rules, &problem);
     if (!rules || rules->gameFingerprint() != h.fingerprint)
         return fail("its rule options '" + h.rules + "' do not give its fingerprint");
-    const std::uint8_t* values = file->values();
+    const std::uint8_t* values = entries ? entries : file->values();
     auto table = std::make_unique<Table>(Table{
         values, Layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin)),
         h.material, std::move(file)});
@@ -129,7 +180,7 @@ std::vector<Material> Tablebase::sets() const {
     return out;
 }
 
-std::optional<double> Tablebase::lookup(const Position& pos) const {
+std::optional<TableValue> Tablebase::lookup(const Position& pos) const {
     const auto p = place(pos);
     if (!p) return std::nullopt;
     const Table* t = slots_[p->slot].load(std::memory_order_acquire);
@@ -138,29 +189,45 @@ std::optional<double> Tablebase::lookup(const Position& pos) const {
     if (!state) return std::nullopt;
     if (!t->layout.isStored(*state)) return derive(pos);
     const double v = t->value(*state);
-    return p->swapped ? -v : v;
+    return TableValue{p->swapped ? -v : v, t->distance(*state)};
 }
 
-std::optional<double> Tablebase::derive(const Position& pos) const {
+namespace {
+
+// Whether the decider prefers `candidate` to `best`: a better value, or the same value
+// sooner when it serves the decider and later when it serves the other side.
+bool preferred(bool maximiser, const TableValue& candidate, const TableValue& best) {
+    if (candidate.value != best.value)
+        return maximiser ? candidate.value > best.value : candidate.value < best.value;
+    const bool serves = maximiser ? candidate.value > 0 : candidate.value < 0;
+    return serves ? candidate.distance < best.distance : candidate.distance > best.distance;
+}
+
+}  // namespace
+
+std::optional<TableValue> Tablebase::derive(const Position& pos) const {
     // The mover's counter is up and one action is left: every decision ends the turn, in a
     // stored state or a finished game (a quiet draw does not count: tables ignore it), or
     // starts an attack whose outcomes do.
     const bool maximiser = pos.decider() == Player::One;
-    std::optional<double> best;
+    std::optional<TableValue> best;
     EventList events;
     pos.generate(events);
     for (const Event e : events) {
         Position child = pos;
         child.apply(e);
-        std::optional<double> v;
-        if (e.kind() == EventKind::Attack)
-            v = probe(child);
-        else if (child.isOver() && child.result() != Result::Draw)
-            v = child.winProbability(Player::One) - child.winProbability(Player::Two);
-        else
+        std::optional<TableValue> v;
+        if (e.kind() == EventKind::Attack) {
+            v = probeWithDistance(child);  // a chance node: distance 0
+        } else if (child.isOver() && child.result() != Result::Draw) {
+            v = TableValue{child.winProbability(Player::One) - child.winProbability(Player::Two),
+                           0};
+        } else {
             v = lookup(child);
+            if (v) ++v->distance;  // this move is one more action
+        }
         if (!v) return std::nullopt;
-        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+        if (!best || preferred(maximiser, *v, *best)) best = v;
     }
     return best;
 }
@@ -171,28 +238,53 @@ std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t sta
     if (t->layout.isStored(state)) return t->value(state);
     const auto pos = Position::fromDfen(stateDfen(m, t->layout, state), *rules_);
     if (!pos) return std::nullopt;
-    return lookup(*pos);
+    const auto v = lookup(*pos);
+    if (!v) return std::nullopt;
+    return v->value;
 }
 
-std::optional<double> Tablebase::probe(const Position& pos) const {
+std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) const {
     if (pos.occupied().count() > kMaxPieces) return std::nullopt;
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
-    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    if (pos.isOver())
+        return TableValue{pos.winProbability(Player::One) - pos.winProbability(Player::Two), 0};
     if (pos.phase() == Phase::Decision) return lookup(pos);
-    if (pos.phase() == Phase::Outcome)
-        return expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });
+    if (pos.phase() == Phase::Outcome) {
+        const auto v =
+            expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });
+        if (!v) return std::nullopt;
+        return TableValue{*v, 0};
+    }
+    // A placement finishes the attack: it is no action of its own.
     EventList events;
     pos.generate(events);
     const bool maximiser = pos.decider() == Player::One;
-    std::optional<double> best;
+    std::optional<TableValue> best;
     for (const Event e : events) {
         Position child = pos;
         child.apply(e);
-        const auto v = probe(child);
+        const auto v = probeWithDistance(child);
         if (!v) return std::nullopt;
-        if (!best || (maximiser ? *v > *best : *v < *best)) best = v;
+        if (!best || preferred(maximiser, *v, *best)) best = v;
     }
     return best;
+}
+
+void Tablebase::prefetch(const Position& pos) const {
+    if (pos.occupied().count() > kMaxPieces || pos.phase() != Phase::Decision) return;
+    const auto p = place(pos);
+    if (!p) return;
+    const Table* t = slots_[p->slot].load(std::memory_order_acquire);
+    if (!t) return;
+    const auto state = t->layout.index(p->key);
+    if (!state || !t->layout.isStored(*state)) return;
+    __builtin_prefetch(t->values + kEntryBytes * static_cast<std::size_t>(*state));
+}
+
+std::optional<double> Tablebase::probe(const Position& pos) const {
+    const auto v = probeWithDistance(pos);
+    if (!v) return std::nullopt;
+    return v->value;
 }
 
 std::optional<double> Tablebase::probeForDecider(const Position& pos) const {

@@ -31,27 +31,48 @@ namespace dejarik::tables {
 // "0123456789abcdef": the directory of a rule mix under the table root.
 [[nodiscard]] std::string fingerprintName(std::uint64_t fingerprint);
 
-// One loaded set. The values' address comes first, beside the layout, so that a probe
-// reads one cache line of the Table and then the value itself.
+// One loaded set. The entries' address comes first, beside the layout, so that a probe
+// reads one cache line of the Table and then the entry itself.
 struct Table {
-    const std::uint8_t* values = nullptr;  // in the mapped file
+    const std::uint8_t* values = nullptr;  // the entries, in the mapped file
     Layout layout;
     Material material;
     std::unique_ptr<TableFile> file;
 
     // The stored value of a state, from side A's view.
     [[nodiscard]] double value(std::uint32_t state) const {
-        const std::uint8_t* p = values + 2 * static_cast<std::size_t>(state);
-        return decodeValue(static_cast<std::int16_t>(static_cast<std::uint16_t>(p[0] | p[1] << 8)));
+        return decodeValue(entryValue(values, state));
+    }
+    // Its stored distance (saturated at kDistanceCap).
+    [[nodiscard]] std::uint8_t distance(std::uint32_t state) const {
+        return entryDistance(values, state);
     }
 };
+
+// A table's answer: the value (player 1's view, or the decider's where said) and the
+// distance, the actions before the attack (or the game-ending move) that realises it
+// under optimal play of the game without the quiet draw, where the side the value serves
+// hurries and the other delays (docs/tables.md, "Distances"). 0 at a chance node (the
+// attack is under way) and, mostly, for a value of 0 (no attack needed).
+struct TableValue {
+    double value = 0;
+    int distance = 0;
+};
+
+// Where probes read the entries of the sets found at construction: in the mapped files
+// (the page cache's 4 KiB pages), or copied into one anonymous region with transparent
+// huge pages asked for, where a random probe over all sets misses the TLB far less often
+// (docs/tables.md, "Probing: the API"; tools/bench-tables prints both). Sets added later
+// by load() are read from their files in either case.
+enum class TableMemory : std::uint8_t { Mapped, HugePages };
 
 class Tablebase {
   public:
     // The tables of `rules` (any DrawTurns: the tables ignore it) under root/<fingerprint>/.
     // Every valid set file found there is loaded; the others are named in problems(). A
     // missing directory is an empty table base.
-    Tablebase(const std::filesystem::path& root, const Rules& rules);
+    Tablebase(const std::filesystem::path& root, const Rules& rules,
+              TableMemory memory = TableMemory::Mapped);
     ~Tablebase();
     Tablebase(const Tablebase&) = delete;
     Tablebase& operator=(const Tablebase&) = delete;
@@ -74,6 +95,15 @@ class Tablebase {
     // The same from the view of the player who decides (the player on turn at a chance
     // node).
     [[nodiscard]] std::optional<double> probeForDecider(const Position& pos) const;
+    // Starts loading the entry a probe of this decision position will read (nothing for
+    // other phases, derived states or positions the tables do not hold): issued well before
+    // the probe, its memory read overlaps other work.
+    void prefetch(const Position& pos) const;
+    // The value with its distance (player 1's view). A choice the tables derive (a
+    // placement, a decision of the mover with the hold counter up and one action left)
+    // takes the best value and, among equal values, the shortest distance for the side the
+    // value serves and the longest for the other.
+    [[nodiscard]] std::optional<TableValue> probeWithDistance(const Position& pos) const;
 
     // The value of a state of a canonical set (side A's view), stored or derived.
     [[nodiscard]] std::optional<double> stateValue(const Material& m, std::uint32_t state) const;
@@ -89,12 +119,28 @@ class Tablebase {
     bool load(const Material& m, std::string* error = nullptr);
 
   private:
-    [[nodiscard]] std::optional<double> lookup(const Position& pos) const;
-    [[nodiscard]] std::optional<double> derive(const Position& pos) const;
-    bool adopt(std::unique_ptr<TableFile> file, const Material& expected, std::string* error);
+    [[nodiscard]] std::optional<TableValue> lookup(const Position& pos) const;
+    [[nodiscard]] std::optional<TableValue> derive(const Position& pos) const;
+    // `entries`: where the set's entries are read, null for its file.
+    bool adopt(std::unique_ptr<TableFile> file, const Material& expected, std::string* error,
+               const std::uint8_t* entries = nullptr);
+    // Copies the files' entries into one huge-page region; their addresses there, or
+    // nothing when the region cannot be had.
+    std::vector<const std::uint8_t*> copyToHugePages(
+        const std::vector<std::unique_ptr<TableFile>>& files);
+
+    struct Region {
+        void* address = nullptr;
+        std::size_t bytes = 0;
+        Region() = default;
+        Region(const Region&) = delete;
+        Region& operator=(const Region&) = delete;
+        ~Region();
+    };
 
     std::unique_ptr<const Rules> rules_;
     std::filesystem::path directory_;
+    Region region_;  // the copied entries (TableMemory::HugePages)
     std::unique_ptr<std::atomic<const Table*>[]> slots_;
     mutable std::mutex mutex_;
     std::vector<std::unique_ptr<Table>> owned_;  // never shrinks: probes hold raw pointers

@@ -56,6 +56,25 @@ TEST_SUITE("tables") {
         CHECK(without.find(" exact") == std::string::npos);
     }
 
+    TEST_CASE("DrawTurns N: d gives the distance and whether the draw comes first; never exact") {
+        TempDir dir;
+        Engine e;
+        CHECK(e.command("setoption name TablePath value " + dir.str()).empty());
+        CHECK(e.command("setoption name TableGen value true").empty());
+        e.send(std::string("position dfen ") + kTwoVsOne);
+        e.until("info string tablegen done");
+        const std::string now = lineStarting(e.command("d"), "table SG v h: ");
+        CHECK(now.find("without the quiet draw, its attack in 0 actions, 80 left before the "
+                       "draw") != std::string::npos);
+        CHECK(now.find("not used") == std::string::npos);
+        CHECK(lastInfo(e.go("go depth 2")).find(" exact") == std::string::npos);
+        // Moving away from the attack takes the distance past the 4 actions left.
+        e.command("position dfen ./SGh........./............ 1 2 75 1 moves b2-b7");
+        const std::string late = lineStarting(e.command("d"), "table SG v h: ");
+        CHECK(late.find(", 4 left before the draw: not used") != std::string::npos);
+        CHECK(lastInfo(e.go("go depth 2")).find(" exact") == std::string::npos);
+    }
+
     TEST_CASE("d and eval name the table's answer, or why there is none") {
         TempDir dir;
         Engine e;

@@ -1,10 +1,11 @@
 // The search with the endgame tables: exact root values where the tables answer under
 // DrawTurns 0, the same search as without them where no node they know is reachable, and
-// under DrawTurns N, where they are not probed.
+// under DrawTurns N faded values, never exact, only where the draw does not come first.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 
 #include "bench.h"
 #include "generate.h"
@@ -52,6 +53,23 @@ std::vector<Position> statesOf(const tables::Tablebase& tb, const char* set, con
         if (!pos->isOver() && pos->phase() != Phase::Outcome) out.push_back(*pos);
     }
     return out;
+}
+
+// The same position with another quiet counter (the fourth DFEN field).
+Position quietAt(const Position& pos, int quiet) {
+    std::vector<std::string> fields;
+    std::string dfen = pos.dfen(), field;
+    for (std::istringstream in(dfen); in >> field;)
+        fields.push_back(field);
+    REQUIRE(fields.size() >= 5);
+    fields[3] = std::to_string(quiet);
+    std::string joined;
+    for (const auto& f : fields)
+        joined += (joined.empty() ? "" : " ") + f;
+    std::string error;
+    const auto out = Position::fromDfen(joined, pos.rules(), &error);
+    REQUIRE_MESSAGE(out, error);
+    return *out;
 }
 
 }  // namespace
@@ -117,28 +135,46 @@ TEST_SUITE("search-tables") {
         CHECK(checked > 3);
     }
 
-    TEST_CASE("under DrawTurns N the tables are not probed: the same search as without") {
+    TEST_CASE(
+        "under DrawTurns N a table value counts faded by its distance while its attack "
+        "comes before the draw, never exact") {
         const Rules rules = testing::rulesOf(Ruleset::Kelly, {"DrawTurns=40"});
         SmallTables st(rules);
-        int checked = 0;
-        for (const Position& pos : statesOf(*st.tb, "KL v s", rules, 20)) {
-            REQUIRE(st.tb->probe(pos));  // the tables know it, the search must not ask
-            std::uint64_t nodesWith = 0, nodesWithout = 0;
-            const double with = prunedValue(pos, 3, nodesWith, st.tb.get());
-            const double without = prunedValue(pos, 3, nodesWithout);
-            CHECK(nodesWith == nodesWithout);
-            CHECK(with == without);
+        int reachable = 0, beyond = 0;
+        for (const Position& start : statesOf(*st.tb, "KL v s", rules, 40)) {
+            const auto t = st.tb->probeWithDistance(start);
+            REQUIRE(t);
+            if (t->value == 0) continue;
+            // From a quiet counter of 0 the attack comes long before the draw: the root is
+            // answered at once, the value faded by the distance.
+            std::uint64_t nodes = 0;
+            const double v = prunedValue(start, 3, nodes, st.tb.get());
+            CHECK(nodes == 1);
+            CHECK(v ==
+                  doctest::Approx(t->value * std::pow(kTableFade, t->distance)).epsilon(1e-12));
             Searcher s;
             s.setOptions({.hashMiB = 1});
             s.setTables(st.tb);
-            const Report r = s.run(pos, {.depth = 2});
-            Searcher plain;
-            plain.setOptions({.hashMiB = 1});
-            const Report p = plain.run(pos, {.depth = 2});
-            CHECK(r.nodes == p.nodes);
-            CHECK(r.lines.front().value == p.lines.front().value);
-            ++checked;
+            const Report r = s.run(start, {.depth = 2});
+            CHECK_FALSE(r.lines.front().exact);
+            ++reachable;
+            // With the draw as near as the distance or nearer, the table does not answer
+            // there: the search goes on below (where attacks reset the counter).
+            if (t->distance == 0) continue;
+            const auto late = quietAt(start, 80 - t->distance);
+            nodes = 0;
+            (void)prunedValue(late, 3, nodes, st.tb.get());
+            CHECK(nodes > 1);
+            // One action earlier it answers, faded by the quiet count at which the attack
+            // comes (79), not by the distance alone.
+            const auto early = quietAt(start, 79 - t->distance);
+            nodes = 0;
+            const double faded = prunedValue(early, 3, nodes, st.tb.get());
+            CHECK(nodes == 1);
+            CHECK(faded == doctest::Approx(t->value * std::pow(kTableFade, 79)).epsilon(1e-12));
+            ++beyond;
         }
-        CHECK(checked > 10);
+        CHECK(reachable > 10);
+        CHECK(beyond > 5);
     }
 }

@@ -64,6 +64,11 @@ expect 0 out '^value +[-+][0-9]\.[0-9]{4} for player 1' probe --path "$root" --d
 first=$(awk '/^ +1  /{print $3}' "$tmp/out")
 value=$(awk '/^value/{print $2}' "$tmp/out")
 [[ -n $first && $first == "$value" ]] || fail "probe: best decision $first, position value $value"
+# Its distance is the best decision's (which counts a move as one action, an attack as 0).
+distance=$(awk '/^distance/{print $2}' "$tmp/out")
+firstDistance=$(awk '/^ +1  /{print $4}' "$tmp/out")
+[[ -n $distance && $distance == "$firstDistance" ]] ||
+    fail "probe: distance $distance, best decision's $firstDistance"
 decisions=$(grep -cE '^ +[0-9]+  ' "$tmp/out")
 [[ $decisions -ge 10 ]] || fail "probe listed $decisions decisions"
 expect 0 out '^counterkill +0\.[0-9]+ ' probe --path "$root" --dfen "$sgh" --moves "b2xb3"

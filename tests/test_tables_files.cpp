@@ -54,7 +54,7 @@ TEST_SUITE("tables-files") {
             path = tb.fileOf(m);
         }
         const std::vector<char> good = readBytes(path);
-        REQUIRE(good.size() == tables::kHeaderBytes + 2 * 2360);
+        REQUIRE(good.size() == tables::kHeaderBytes + tables::kEntryBytes * 2360);
         const auto scratch = root.path() / "scratch.dtb";
 
         for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{100},
@@ -159,14 +159,36 @@ TEST_SUITE("tables-files") {
         CHECK(tables::verify(tb, m).ok);
         const tables::Table* t = tb.table(m);
         std::vector<std::int16_t> values;
-        for (std::uint32_t i = 0; i < t->layout.storedSize(); ++i)
+        std::vector<std::uint8_t> distances;
+        for (std::uint32_t i = 0; i < t->layout.storedSize(); ++i) {
             values.push_back(t->file->raw(i));
+            distances.push_back(t->file->distance(i));
+        }
+        const auto changed = values;
         values[values.size() / 3] = static_cast<std::int16_t>(values[values.size() / 3] / 2 + 3000);
-        tables::writeTable(tb.fileOf(m), t->file->header(), values);
+        tables::writeTable(tb.fileOf(m), t->file->header(), values, distances);
         REQUIRE(tb.load(m));
         const auto r = tables::verify(tb, m);
         CHECK_FALSE(r.ok);
         CHECK(r.problem.find("not a fixed point") != std::string::npos);
+
+        // The values right, one distance one action off (a state with a way to go): the
+        // values pass, the distance does not.
+        const auto far = std::find_if(distances.begin(), distances.end(),
+                                      [](std::uint8_t d) { return d >= 2 && d < 200; });
+        REQUIRE(far != distances.end());
+        auto wrongDistances = distances;
+        --wrongDistances[static_cast<std::size_t>(far - distances.begin())];
+        tables::writeTable(tb.fileOf(m), t->file->header(), changed, wrongDistances);
+        REQUIRE(tb.load(m));
+        const auto d = tables::verify(tb, m);
+        CHECK_FALSE(d.ok);
+        CHECK(d.deviation <= d.tolerance);
+        CHECK(d.distanceErrors == 1);
+        CHECK(d.problem.find("wrong distances") != std::string::npos);
+        tables::writeTable(tb.fileOf(m), t->file->header(), changed, distances);
+        REQUIRE(tb.load(m));
+        CHECK(tables::verify(tb, m).ok);
     }
 
     TEST_CASE("an iteration cap that stops short is reported in the result and the header") {
@@ -193,6 +215,45 @@ TEST_SUITE("tables-files") {
         } catch (const std::runtime_error& e) {
             CHECK(std::string(e.what()).find("is missing") != std::string::npos);
         }
+    }
+
+    TEST_CASE(
+        "tables copied into huge pages answer as the mapped files, prefetch changes nothing") {
+        TempDir root;
+        const Rules rules = Rules::preset(Ruleset::DalsianClassic);  // derived hold states too
+        {
+            Tablebase tb(root.path(), rules);
+            tables::generate(tb, {material("KL v s"), material("SG v h"), material("TN v m")}, {},
+                             nullptr);
+        }
+        const Tablebase mapped(root.path(), rules);
+        const Tablebase huge(root.path(), rules, tables::TableMemory::HugePages);
+        REQUIRE(mapped.sets().size() == 3);
+        REQUIRE(huge.sets() == mapped.sets());
+        int compared = 0;
+        for (const Material& m : mapped.sets()) {
+            const tables::Table* a = mapped.table(m);
+            const tables::Table* b = huge.table(m);
+            REQUIRE(b);
+            CHECK(a->values != b->values);  // a copy, not the file
+            for (std::uint32_t i = 0; i < a->layout.size(); ++i) {
+                if (a->layout.isStored(i)) {
+                    REQUIRE(a->value(i) == b->value(i));
+                    REQUIRE(a->distance(i) == b->distance(i));
+                }
+                const auto pos = Position::fromDfen(tables::stateDfen(m, a->layout, i), rules);
+                REQUIRE(pos);
+                huge.prefetch(*pos);
+                const auto x = mapped.probeWithDistance(*pos);
+                const auto y = huge.probeWithDistance(*pos);
+                REQUIRE(x);
+                REQUIRE(y);
+                REQUIRE(x->value == y->value);
+                REQUIRE(x->distance == y->distance);
+                ++compared;
+            }
+        }
+        CHECK(compared > 7000);
     }
 
     TEST_CASE("the rule options in a header rebuild the same rules") {

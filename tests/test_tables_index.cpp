@@ -245,7 +245,42 @@ TEST_SUITE("tables-index") {
         return memo[key] = best;
     }
 
+    // The distances by their definition, by brute force: given the values, a node of value 0
+    // needs no exit; otherwise its options worth its value are its exit (0 moves) and its
+    // successors of that value (1 + theirs), and the player the value serves takes the fewest
+    // moves, the other the most. Iterated from "never": round k settles what is forced within
+    // k moves.
+    std::vector<std::uint32_t> bruteDistances(const std::vector<std::vector<std::uint32_t>>& succ,
+                                              const std::vector<std::uint8_t>& maximiser,
+                                              const std::vector<double>& exits,
+                                              const std::vector<double>& values) {
+        constexpr std::uint32_t kNever = ~0u;
+        const std::size_t n = succ.size();
+        std::vector<std::uint32_t> d(n, kNever);
+        for (std::size_t round = 0; round <= n + 1; ++round) {
+            std::vector<std::uint32_t> next(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const double v = values[i];
+                if (v == 0) continue;  // next[i] = 0
+                const bool winner = (maximiser[i] != 0) == (v > 0);
+                std::uint32_t best = winner ? kNever : 0;
+                bool any = false;
+                const auto consider = [&](std::uint32_t option) {
+                    best = winner ? std::min(best, option) : std::max(best, option);
+                    any = true;
+                };
+                if (exits[i] == v) consider(0);
+                for (const std::uint32_t s : succ[i])
+                    if (values[s] == v) consider(d[s] == kNever ? kNever : d[s] + 1);
+                next[i] = any ? best : kNever;
+            }
+            d = next;
+        }
+        return d;
+    }
+
     TEST_CASE("attack-free solver equals the horizon game on random graphs (stalls, ties, loops)") {
+        int far = 0;
         std::mt19937_64 rng(5);
         const std::vector<double> values = {-1, -0.5, -0.25, 0, 0.25, 0.5, 1};
         int stalls = 0;
@@ -270,8 +305,9 @@ TEST_SUITE("tables-index") {
             const tables::GameGraph graph(succ, maximiser);
             tables::AttackFreeSolver solver(graph);
             std::vector<double> out(n);
-            std::vector<std::uint32_t> sources(n);
-            solver.solve(exits, out, sources);
+            std::vector<std::uint32_t> sources(n), distances(n);
+            solver.solve(exits, out, sources, distances);
+            const std::vector<std::uint32_t> brute = bruteDistances(succ, maximiser, exits, out);
             std::map<std::pair<std::uint32_t, int>, double> memo;
             const int depth = 4 * static_cast<int>(n) + 4;
             for (std::uint32_t i = 0; i < n; ++i) {
@@ -285,9 +321,12 @@ TEST_SUITE("tables-index") {
                     CHECK(exits[sources[i]] == out[i]);
                 }
                 if (out[i] == 0 && !std::isnan(exits[i]) && exits[i] != 0) ++stalls;
+                REQUIRE_MESSAGE(distances[i] == brute[i], "trial " << trial << " node " << i);
+                if (distances[i] >= 3) ++far;
             }
         }
         CHECK(stalls > 100);  // the cases where stalling decides were met often
+        CHECK(far > 100);     // and distances beyond the first steps
     }
 
 }  // TEST_SUITE

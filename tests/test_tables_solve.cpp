@@ -121,7 +121,8 @@ TEST_SUITE("tables") {
         std::vector<std::int16_t> stored;
         for (const double v : fromOne)
             stored.push_back(tables::encodeValue(v));
-        tables::writeTable(wrong.fileOf(m), t->file->header(), stored);
+        tables::writeTable(wrong.fileOf(m), t->file->header(), stored,
+                           std::vector<std::uint8_t>(stored.size()));
         REQUIRE(wrong.load(m));
         std::mt19937_64 rng(3);
         for (int i = 0; i < 300; ++i)
