@@ -234,6 +234,7 @@ int runAnalyse(const std::vector<std::string>& args) {
     if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};
 
     std::cout << "rules    " << rules.describe() << '\n';
+    if (rules.fromCreatureFile()) std::cout << creaturesText(rules) << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
     printLines(boardPicture(*pos));
     std::cout << dueText(*pos) << '\n';
@@ -276,10 +277,10 @@ Side parseSide(const std::string& flag, const std::string& text, const Rules& ru
                int Ratings::*rating, bool best) {
     Side side;
     if (text.size() == 1 && !std::isdigit(static_cast<unsigned char>(text[0]))) {
-        const auto piece = Piece::fromLetter(text[0]);
+        const auto piece = rules.pieceOf(text[0]);
         if (!piece)
-            throw UsageError{flag + ": '" + text +
-                             "' is neither a creature letter (SMGHTNKL) nor a rating"};
+            throw UsageError{flag + ": '" + text + "' is neither a creature letter (" +
+                             rules.letters() + ") nor a rating"};
         side.creature = piece->creature();
         const Ratings& r = rules.ratings(*side.creature);
         side.rating = best ? std::max(r.attack, r.defence) : r.*rating;
@@ -355,12 +356,12 @@ int runOdds(const std::vector<std::string>& args) {
     }
     std::cout << "ruleset " << rulesetName(rules.ruleset()) << ", every attacker against every "
               << "defender (upper case: attacker, lower case: defender)\n";
-    for (int a = 0; a < kCreatureCount; ++a) {
-        for (int d = 0; d < kCreatureCount; ++d) {
+    for (int a = 0; a < rules.creatureCount(); ++a) {
+        for (int d = 0; d < rules.creatureCount(); ++d) {
             const auto ca = static_cast<Creature>(a), cd = static_cast<Creature>(d);
             std::cout << '\n'
-                      << Piece(Player::One, ca).letter() << 'x' << Piece(Player::Two, cd).letter()
-                      << '\n';
+                      << rules.letter(Piece(Player::One, ca)) << 'x'
+                      << rules.letter(Piece(Player::Two, cd)) << '\n';
             printLines(
                 oddsTable(rules.dice(), rules.ratings(ca).attack, rules.ratings(cd).defence));
         }

@@ -51,6 +51,10 @@ std::filesystem::path tableRoot(const Settings& settings) {
 std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Rules& rules,
                                               std::string* error) {
     if (!settings.tables) return nullptr;
+    if (rules.fromCreatureFile()) {
+        spdlog::info("no endgame tables under a CreatureFile: they cover the rulesets' own sets");
+        return nullptr;
+    }
     const std::filesystem::path root = tableRoot(settings);
     std::error_code ec;
     const auto status = std::filesystem::status(root, ec);

@@ -268,7 +268,8 @@ void Engine::onSetOption(const SetOption& cmd) {
     }
     Settings next = settings_;
     if (auto error = setOption(next, *option, cmd.value)) {
-        out_.error("setoption: " + *error);
+        // A creature file's errors name the file and line as RULES §16.2 writes them.
+        out_.error(error->starts_with("CreatureFile ") ? *error : "setoption: " + *error);
         return;
     }
     bool reopen = false;
@@ -485,6 +486,7 @@ void Engine::onDisplay() {
     if (!eventsSinceDecision_.empty()) where += " moves " + join(eventsSinceDecision_);
     lines.push_back(where);
     lines.push_back("rules " + rules_->describe());
+    if (rules_->fromCreatureFile()) lines.push_back(creaturesText(*rules_));
     lines.push_back("due " + dueText(pos_));
     const std::string legal = legalEventsText(pos_);
     lines.push_back("legal " + (legal.empty() ? std::string("none") : legal));

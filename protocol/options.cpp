@@ -95,7 +95,9 @@ std::optional<std::string> setOption(Settings& settings, const Option& option,
     const auto checked = checkOptionValue(option.spec, value, &error);
     if (!checked) return error;
     if (option.rule) {
-        option.rule->apply(settings.rules, *checked);
+        RuleOptions next = settings.rules;
+        if (auto error = option.rule->apply(next, *checked)) return error;
+        settings.rules = std::move(next);
     } else if (option.store) {
         option.store(settings, *checked);
     }

@@ -42,8 +42,8 @@ std::string_view Position::startDfen(Ruleset ruleset) {
 }
 
 Position Position::startpos(const Rules& rules) {
-    // The built-in start strings are valid by construction (tested).
-    return *fromDfen(startDfen(rules.ruleset()), rules);
+    // Start strings are valid by construction: a set's start line names its own creatures.
+    return *fromDfen(rules.startDfen(), rules);
 }
 
 std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& rules,
@@ -66,11 +66,12 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
     for (const auto ring : rings) {
         for (const char ch : ring) {
             if (ch != '.') {
-                const auto piece = Piece::fromLetter(ch);
+                const auto piece = rules.pieceOf(ch);
                 if (!piece) {
                     fail(error, std::string("DFEN cells: '") + ch + "' on " +
-                                    Cell(cellIndex).name() +
-                                    " is not a creature letter (SMGHTNKL, smghtnkl) or '.'");
+                                    Cell(cellIndex).name() + " is not a creature letter (" +
+                                    rules.letters() + ", " + text::lowerCase(rules.letters()) +
+                                    ") or '.'");
                     return std::nullopt;
                 }
                 pos.put(Cell(cellIndex), *piece);
@@ -148,7 +149,7 @@ std::string Position::dfen() const {
     std::string s;
     for (int i = 0; i < Cell::kCount; ++i) {
         if (i == 1 || i == 13) s += '/';
-        s += board_[i].letter();
+        s += rules_->letter(board_[i]);
     }
     s += ' ';
     s += st_.side == Player::One ? '1' : '2';

@@ -45,7 +45,7 @@ std::string decisionDfen(const Position& pos, Transform t, std::uint32_t quiet) 
     std::string cells(Cell::kCount, '.');
     for (int i = 0; i < Cell::kCount; ++i)
         cells[static_cast<std::size_t>(transform(Cell(i), t.board).index())] =
-            transform(pos.at(Cell(i)), t).letter();
+            pos.rules().letter(transform(pos.at(Cell(i)), t));
     const Player side = transform(pos.sideToMove(), t);
     const std::uint32_t hold1 = pos.hold(transform(Player::One, t));
     const std::uint32_t hold2 = pos.hold(transform(Player::Two, t));

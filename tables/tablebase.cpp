@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace dejarik::tables {
 
@@ -11,6 +12,11 @@ namespace {
 constexpr const char* kExtension = ".dtb";
 
 Rules withoutQuietDraw(const Rules& rules) {
+    // Sets are indexed by the ruleset's eight creatures (tables/material.h).
+    if (rules.fromCreatureFile())
+        throw std::invalid_argument(
+            "endgame tables cover the rulesets' own creatures only, "
+            "not a CreatureFile");
     RuleOptions options = rules.options();
     options.drawTurns = 0;
     return Rules(options);

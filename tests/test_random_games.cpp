@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,8 +53,27 @@ struct Variant {
     const char* name;
     Ruleset ruleset;
     std::vector<const char*> options;
-    [[nodiscard]] int games() const { return options.empty() ? kGames : kGames / 2; }
+    // A creature set's file text (RULES §16); empty: the ruleset's own creatures.
+    std::string creatures = {};
+    [[nodiscard]] int games() const {
+        return options.empty() && creatures.empty() ? kGames : kGames / 2;
+    }
 };
+
+// Every letter a creature (piece codes past the built-in eight), movements 1-4, groups with
+// repeats; a single dice line so the set plays alike under every ruleset.
+std::string alphabetSet() {
+    std::string text = "set Alphabet\ndice 2d10\nstart ZZYX aqmz\n";
+    for (int i = 0; i < 26; ++i)
+        text += std::string(1, static_cast<char>('A' + i)) + ' ' + std::to_string(1 + i % 8) + ' ' +
+                std::to_string(1 + (i * 5) % 8) + ' ' + std::to_string(1 + i % 4) + " Creature " +
+                std::to_string(i) + '\n';
+    return text;
+}
+
+constexpr const char* kMirrorRaiders =
+    "set Mirror Raiders\ndice d20\nstart WBDF FDBW\nW 5 3 4 Wraith-hound\nB 2 8 1 Bulwark\n"
+    "D 6 5 2 Duelist\nF 7 2 2 Fang\nA 8 7 1 Ancient\n";
 
 const std::vector<Variant>& variants() {
     static const std::vector<Variant> all = {
@@ -70,6 +90,12 @@ const std::vector<Variant>& variants() {
         {"kelly CentreWin=2 DrawTurns=12 CentreStraight",
          Ruleset::Kelly,
          {"CentreWin=2", "DrawTurns=12", "CentreStraight=true"}},
+        {"kelly with the Mirror Raiders set", Ruleset::Kelly, {}, kMirrorRaiders},
+        {"holochess with a 26-creature set", Ruleset::Holochess, {}, alphabetSet()},
+        {"dalsian-classic with a 26-creature set, Dice=pools",
+         Ruleset::DalsianClassic,
+         {"Dice=pools"},
+         alphabetSet()},
     };
     return all;
 }
@@ -79,6 +105,12 @@ Rules makeRules(const Variant& v) {
     o.ruleset = v.ruleset;
     for (const char* a : v.options)
         REQUIRE_FALSE(o.setAssignment(a));
+    if (!v.creatures.empty()) {
+        std::string error;
+        auto set = CreatureSet::parse(v.creatures, v.name, &error);
+        REQUIRE_MESSAGE(set, error);
+        o.creatureFile = std::make_shared<const CreatureSet>(std::move(*set));
+    }
     return Rules(o);
 }
 
@@ -110,10 +142,11 @@ std::string cellsField(const std::array<char, Cell::kCount>& cells) {
 // c2, c12 and b1 empty but every cell beyond them taken by enemies, none adjacent to it.
 // Turned by a random number of rays, and for either player.
 std::string passStart(std::mt19937_64& rng, const Rules& rules) {
+    const std::string letters = rules.letters();
+    const auto count = static_cast<unsigned>(letters.size());
     std::string twoSteppers;
-    for (int c = 0; c < kCreatureCount; ++c)
-        if (rules.ratings(static_cast<Creature>(c)).movement == 2)
-            twoSteppers += kCreatureLetters[c];
+    for (int c = 0; c < rules.creatureCount(); ++c)
+        if (rules.ratings(static_cast<Creature>(c)).movement == 2) twoSteppers += letters[c];
     const bool second = (rng() & 1) != 0;  // player 2 on turn
     const int turn = static_cast<int>(rng() % 12);
     auto rotated = [turn](int index) {
@@ -125,10 +158,9 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
     cells.fill('.');
     cells[rotated(13)] = ofPlayer(twoSteppers[rng() % twoSteppers.size()], second);  // c1
     for (const int wall : {0, 2, 12, 15, 23})  // a, b2, b12, c3, c11
-        cells[rotated(wall)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+        cells[rotated(wall)] = ofPlayer(letters[rng() % count], !second);
     for (const int extra : {5, 6, 7, 18, 19, 20})  // b5..b7, c6..c8: more enemies, maybe
-        if (rng() & 1)
-            cells[rotated(extra)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+        if (rng() & 1) cells[rotated(extra)] = ofPlayer(letters[rng() % count], !second);
     return cellsField(cells) + (second ? " 2 " : " 1 ") + ((rng() & 1) ? "1 " : "2 ") +
            std::to_string(rng() % 40) + " 1";
 }
@@ -136,14 +168,21 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
 // A random start: the standard one, a random deal, a random crowded board, or one where the
 // player on turn must pass.
 std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
-    const std::string start(Position::startDfen(rules.ruleset()));
+    const std::string start = rules.startDfen();
     if (game % 16 == 15) return passStart(rng, rules);
     switch (game % 4) {
         case 0:
             return start;
         case 1: {
-            // A deal: the eight creatures split four and four, in random order.
+            // A deal: the eight creatures split four and four, in random order (a creature
+            // set's eight start creatures).
             std::string letters(kCreatureLetters);
+            if (rules.fromCreatureFile()) {
+                letters.clear();
+                for (int p = 0; p < 2; ++p)
+                    for (const std::uint8_t c : rules.creatures().start(p))
+                        letters += rules.letter(Piece(Player::One, static_cast<Creature>(c)));
+            }
             std::shuffle(letters.begin(), letters.end(), rng);
             std::string dfen = start;
             const std::size_t outer = dfen.find('/', 2) + 1;  // c1
@@ -165,7 +204,8 @@ std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
             const int pieces =
                 game % 4 == 2 ? 4 + static_cast<int>(rng() % 21) : 18 + static_cast<int>(rng() % 7);
             for (int i = 0; i < pieces; ++i) {
-                const char upper = kCreatureLetters[rng() % kCreatureCount];
+                const std::string letters = rules.letters();
+                const char upper = letters[rng() % letters.size()];
                 // At least two pieces each, so that no game starts over.
                 const bool second = i < 2 ? false : i < 4 ? true : (rng() & 1) != 0;
                 cells[order[i]] = ofPlayer(upper, second);

@@ -51,6 +51,22 @@ std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round)
     return "./............/." + p1 + ".." + lowered(p2) + ". 1 2 0 1";
 }
 
+std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
+    if (!rules.fromCreatureFile()) return randomDeal(rules.ruleset(), seed, round);
+    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
+    std::array<std::string, 2> groups;
+    for (int p = 0; p < 2; ++p) {
+        std::array<char, 4> group{};
+        for (int k = 0; k < 4; ++k)
+            group[static_cast<std::size_t>(k)] =
+                rules.letter(Piece(p == 0 ? Player::One : Player::Two,
+                                   static_cast<Creature>(rules.creatures().start(p)[k])));
+        shuffle(group, mixKey(key, 1 + static_cast<std::uint64_t>(p)));
+        groups[static_cast<std::size_t>(p)].assign(group.begin(), group.end());
+    }
+    return "./............/." + groups[0] + ".." + groups[1] + ". 1 2 0 1";
+}
+
 std::optional<std::vector<std::string>> parseDeals(std::string_view text, const Rules& rules,
                                                    std::string& error) {
     std::vector<std::string> deals;

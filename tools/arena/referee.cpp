@@ -81,7 +81,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
             // A rolled outcome always has a non-zero probability, so it is legal here.
             pos.apply(Event::outcome(roll.outcome));
             append(before, Event::outcome(roll.outcome),
-                   roll.describe(attacker.letter(), defender.letter()));
+                   roll.describe(spec.rules.letter(attacker), spec.rules.letter(defender)));
             continue;
         }
 
