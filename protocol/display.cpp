@@ -94,6 +94,10 @@ std::string dueText(const Position& pos) {
                    (counter ? "counter-pushed" : "pushed") + " piece on " +
                    pos.pendingFrom().name();
         }
+        case Phase::Setup:
+            return playerName(pos.decider()) + " to decide: set-up of " +
+                   Position::homeCell(pos.decider(), 0).name() + "-" +
+                   Position::homeCell(pos.decider(), 3).name() + " (RULES §15)";
     }
     return "unknown";
 }
@@ -117,7 +121,7 @@ std::string legalEventsText(const Position& pos) {
     std::string s;
     for (const Event e : list) {
         if (!s.empty()) s += ' ';
-        s += e.token();
+        s += pos.token(e);
     }
     return s;
 }

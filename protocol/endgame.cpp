@@ -82,6 +82,7 @@ std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Ru
 
 std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
     if (!tb) return "table: off";
+    if (pos.phase() == Phase::Setup) return "table: none (a set-up is pending)";
     const int creatures = pos.occupied().count();
     if (creatures > tables::kMaxPieces)
         return "table: none (" + std::to_string(creatures) + " creatures)";

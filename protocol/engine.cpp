@@ -402,7 +402,7 @@ void Engine::onGo(const Go& cmd) {
                               info.hashfull,
                               showMultipv ? info.multipv : 0};
         try {
-            out_.line(infoLine(stats, info.line));
+            out_.line(infoLine(stats, info.line, &pos_));
         } catch (const std::exception& e) {  // a progress line can be missed, not the search
             spdlog::error("info line lost: {}", e.what());
         }
@@ -426,12 +426,12 @@ void Engine::onGo(const Go& cmd) {
                                       nps,
                                       lastInfo_.hashfull,
                                       showMultipv ? static_cast<int>(k) + 1 : 0};
-                closing.push_back(infoLine(stats, lines[k]));
+                closing.push_back(infoLine(stats, lines[k], &pos_));
             }
         } catch (const std::exception& e) {  // the bestmove is owed whatever happens
             spdlog::error("final info lines lost: {}", e.what());
         }
-        closing.push_back("bestmove " + report.best.token());
+        closing.push_back("bestmove " + pos_.token(report.best));
         finishJob(closing);
     };
     try {
@@ -453,7 +453,7 @@ void Engine::goWithoutSearch() {
             .count();
     const InfoStats stats{1, 1, time, 1, static_cast<std::uint64_t>(1000 / (time > 0 ? time : 1)),
                           0, 0};
-    out_.lines({infoLine(stats, line), "bestmove " + decision.token()});
+    out_.lines({infoLine(stats, line, &pos_), "bestmove " + pos_.token(decision)});
 }
 
 void Engine::onGoPerft(const GoPerft& cmd) {
@@ -461,7 +461,7 @@ void Engine::onGoPerft(const GoPerft& cmd) {
         std::uint64_t total = depth == 0 ? 1 : 0;
         int rows = 0;
         const bool complete = perftDivide(pos, depth, stop, [&](Event first, std::uint64_t n) {
-            out_.line(first.token() + ": " + std::to_string(n));
+            out_.line(pos.token(first) + ": " + std::to_string(n));
             total += n;
             ++rows;
         });

@@ -97,6 +97,7 @@ constexpr std::array<std::string_view, N + 1> withRuleset(
 constexpr auto kDiceValues = withRuleset(kDiceModelNames);
 constexpr auto kSwitchValues = withRuleset(std::array<std::string_view, 2>{"true", "false"});
 constexpr auto kBlockedPushValues = withRuleset(kBlockedPushNames);
+constexpr std::array<std::string_view, 2> kSetupValues = {"dealt", "arrange"};
 
 // The defaults of RuleOptions' fields (a RuleOptions, holding a shared_ptr, is no literal).
 constexpr Ruleset kDefaultRuleset = Ruleset::Kelly;
@@ -126,7 +127,7 @@ Applied setCreatureFile(RuleOptions& o, const OptionValue& v) {
     return std::nullopt;
 }
 
-constexpr std::array<RuleOptionSpec, 9> kRuleOptions = {{
+constexpr std::array<RuleOptionSpec, 10> kRuleOptions = {{
     {OptionSpec::combo("Ruleset", kRulesetNames[static_cast<int>(kDefaultRuleset)], kRulesetNames),
      false, setRuleset},
     {OptionSpec::combo("Dice", kRulesetValue, kDiceValues), true,
@@ -164,6 +165,11 @@ constexpr std::array<RuleOptionSpec, 9> kRuleOptions = {{
     {OptionSpec::spin("DrawTurns", kDefaultDrawTurns, 0, 1000), false,
      [](RuleOptions& o, const OptionValue& v) -> Applied {
          o.drawTurns = static_cast<int>(v.number);
+         return std::nullopt;
+     }},
+    {OptionSpec::combo("Setup", kSetupValues[0], kSetupValues), false,
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.arrange = v.text == kSetupValues[1];
          return std::nullopt;
      }},
     {OptionSpec::string("CreatureFile", ""), false, setCreatureFile},
@@ -335,6 +341,17 @@ std::string Rules::letters() const {
 }
 
 std::string Rules::startDfen() const {
+    if (arrange()) {
+        // The start creatures in reserve, each player's in creature-table order (§15.4).
+        std::string s = "./............/............/";
+        for (int p = 0; p < 2; ++p) {
+            std::array<std::uint8_t, 4> group = creatures_->start(p);
+            std::sort(group.begin(), group.end());
+            for (const std::uint8_t c : group)
+                s += letter(Piece(p == 0 ? Player::One : Player::Two, static_cast<Creature>(c)));
+        }
+        return s + " 1 2 0 1";
+    }
     std::string s = "./............/.";
     for (int p = 0; p < 2; ++p) {
         for (const std::uint8_t c : creatures_->start(p))
@@ -352,7 +369,7 @@ std::string Rules::describe() const {
            " CentreStraight=" + flag(centreStraight_) +
            " BlockedPush=" + std::string(blockedPushName(blockedPush_)) +
            " CentreWin=" + std::to_string(centreWin_) +
-           " DrawTurns=" + std::to_string(drawTurns()) +
+           " DrawTurns=" + std::to_string(drawTurns()) + (arrange() ? " Setup=arrange" : "") +
            (fromCreatureFile() ? " CreatureFile=" + creatures_->path() : std::string());
 }
 

@@ -99,6 +99,8 @@ struct RuleOptions {
     std::optional<BlockedPush> blockedPush;
     int centreWin = -1;
     int drawTurns = 40;
+    // Setup arrange (RULES §15.2): startpos holds both players' creatures in reserve.
+    bool arrange = false;
     // A creature set read from a file (RULES §16.3); none: the ruleset's own creatures.
     std::shared_ptr<const CreatureSet> creatureFile;
 
@@ -149,6 +151,8 @@ class Rules {
     [[nodiscard]] BlockedPush blockedPush() const { return blockedPush_; }
     [[nodiscard]] int centreWin() const { return centreWin_; }
     [[nodiscard]] int drawTurns() const { return options_.drawTurns; }
+    // Setup arrange: startpos is set-up pending (RULES §15.2). It shapes no game tree.
+    [[nodiscard]] bool arrange() const { return options_.arrange; }
 
     [[nodiscard]] const Ratings& ratings(Creature c) const { return ratings_[static_cast<int>(c)]; }
 
@@ -162,7 +166,8 @@ class Rules {
     [[nodiscard]] std::optional<Piece> pieceOf(char letter) const;
     // The set's letters, upper case, in table order ("SMGHTNKL").
     [[nodiscard]] std::string letters() const;
-    // The start position's DFEN (RULES §3, §16.3).
+    // The start position's DFEN (RULES §3, §16.3), with Setup arrange its creatures in
+    // reserve (§15.2).
     [[nodiscard]] std::string startDfen() const;
     // What the evaluator's material model depends on (dice model and ratings): equal keys,
     // equal combat and showdown odds for every creature pair.

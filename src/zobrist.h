@@ -23,6 +23,8 @@ struct Keys {
     // A pushed piece on the cell whose placement player p decides.
     std::array<std::array<std::uint64_t, Cell::kCount>, 2> pendingPlacement{};
     std::array<std::array<std::uint64_t, kHoldLimit>, 2> hold{};
+    // A creature in a player's reserve slot (RULES §15.4), by player, slot, creature.
+    std::array<std::array<std::array<std::uint64_t, kMaxCreatures>, 4>, 2> reserve{};
 };
 
 // The keys' generator, also named from here by the search and the rules fingerprint.
@@ -50,6 +52,10 @@ constexpr Keys makeKeys() {
     for (int i = 16; i < Piece::kPieceIndices; ++i)
         for (auto& v : k.piece[i])
             v = splitmix64(s);
+    for (auto& slots : k.reserve)
+        for (auto& row : slots)
+            for (auto& v : row)
+                v = splitmix64(s);
     // A zero hold counter contributes nothing, so positions without CentreWin hash alike.
     k.hold[0][0] = k.hold[1][0] = 0;
     return k;

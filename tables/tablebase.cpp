@@ -184,6 +184,8 @@ std::optional<double> Tablebase::probe(const Position& pos) const {
     if (pos.occupied().count() > kMaxPieces) return std::nullopt;
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    // A set-up to come (RULES §15): the tables hold no reserves.
+    if (pos.phase() == Phase::Setup) return std::nullopt;
     if (pos.phase() == Phase::Decision) return lookup(pos);
     if (pos.phase() == Phase::Outcome)
         return expectOverOutcomes(pos, [this](const Position& child) { return probe(child); });

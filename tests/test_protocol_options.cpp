@@ -45,11 +45,11 @@ std::string storedText;
 
 TEST_SUITE("options") {
     TEST_CASE("the registry announces every option of PROTOCOL.md and Player, in order") {
-        const char* names[] = {"Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
-                               "CentreStraight", "BlockedPush", "CentreWin",      "DrawTurns",
-                               "CreatureFile",   "Hash",        "Threads",        "MultiPV",
-                               "Clear Hash",     "Seed",        "Player",         "Tables",
-                               "TablePath",      "TableGen"};
+        const char* names[] = {
+            "Ruleset",     "Dice",      "SafeOuterOrbit", "KingOfTheCentre", "CentreStraight",
+            "BlockedPush", "CentreWin", "DrawTurns",      "Setup",           "CreatureFile",
+            "Hash",        "Threads",   "MultiPV",        "Clear Hash",      "Seed",
+            "Player",      "Tables",    "TablePath",      "TableGen"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);

@@ -122,4 +122,40 @@ TEST_SUITE("rulesets") {
         e.send("go perft 3");
         CHECK(e.until("Nodes searched").back() == "Nodes searched: 4611");
     }
+
+    TEST_CASE("Setup arrange: startpos in reserve, set-up events, go answers setup:") {
+        Engine e;
+        CHECK(e.command("setoption name Setup value arrange").empty());
+        CHECK(dLine(e, "dfen ") == "dfen ./............/............/SGHNmtkl 1 2 0 1");
+        CHECK(dLine(e, "due ") == "due player 1 to decide: set-up of c2-c5 (RULES §15)");
+        CHECK(dLine(e, "legal ").starts_with("legal setup:sghn setup:sgnh "));
+        const auto lines = e.go("go depth 2");
+        const std::string best = bestmoveOf(lines.back());
+        CHECK(best.starts_with("setup:"));
+        CHECK(e.command("position startpos moves " + best).empty());
+        CHECK(dLine(e, "due ") == "due player 2 to decide: set-up of c8-c11 (RULES §15)");
+        const auto reply = e.go("go depth 1");
+        CHECK(bestmoveOf(reply.back()).starts_with("setup:"));
+        // The pv is written by the positions it passes: set-up letters, then actions.
+        CHECK(field(reply[reply.size() - 2], "pv").starts_with("setup:"));
+        CHECK(e.command("position startpos moves setup:GHSN setup:mltk").empty());
+        CHECK(dLine(e, "dfen ") == "dfen ./............/.GHSN..mltk. 1 2 0 1");
+        const auto refused = e.command("position startpos moves setup:mltk");
+        REQUIRE(refused.size() == 1);
+        CHECK(refused[0].starts_with("info string error: position: event 1 'setup:mltk'"));
+        CHECK(dLine(e, "dfen ") == "dfen ./............/.GHSN..mltk. 1 2 0 1");  // kept
+        CHECK(e.command("position startpos").empty());
+        e.send("go perft 2");
+        CHECK(e.until("Nodes searched").back() == "Nodes searched: 576");
+        // Setup is kept when Ruleset is set, and works with a creature file.
+        CHECK(e.command("setoption name Ruleset value holochess").empty());
+        CHECK(dLine(e, "dfen ") == "dfen ./............/............/SGNLmhtk 1 2 0 1");
+        CHECK(e.command("setoption name CreatureFile value " + kMirror).empty());
+        CHECK(dLine(e, "dfen ") == "dfen ./............/............/WBDFwbdf 1 2 0 1");
+        CHECK(e.command("setoption name Setup value dealt").empty());
+        CHECK(dLine(e, "dfen ") == "dfen ./............/.WBDF..fdbw. 1 2 0 1");
+        // A set-up-pending DFEN is accepted under Setup dealt too.
+        CHECK(e.command("position dfen ./............/............/WWWWaaaa 1 2 0 1").empty());
+        CHECK(dLine(e, "legal ") == "legal setup:wwww");
+    }
 }

@@ -78,7 +78,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 18 + 1);
+        REQUIRE(lines.size() == 2 + 19 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -93,6 +93,7 @@ TEST_SUITE("session") {
             "kill-on-push",
             "option name CentreWin type spin default -1 min -1 max 20",
             "option name DrawTurns type spin default 40 min 0 max 1000",
+            "option name Setup type combo default dealt var dealt var arrange",
             "option name CreatureFile type string default <empty>",
             "option name Hash type spin default 64 min 1 max 65536",
             "option name Threads type spin default 1 min 1 max 256",
@@ -550,7 +551,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 21);
+        CHECK(e.until("deiok").size() == 22);
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {

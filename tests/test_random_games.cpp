@@ -96,6 +96,11 @@ const std::vector<Variant>& variants() {
          Ruleset::DalsianClassic,
          {"Dice=pools"},
          alphabetSet()},
+        {"kelly Setup=arrange", Ruleset::Kelly, {"Setup=arrange"}},
+        {"holochess Setup=arrange with the Mirror Raiders set",
+         Ruleset::Holochess,
+         {"Setup=arrange"},
+         kMirrorRaiders},
     };
     return all;
 }
@@ -122,6 +127,7 @@ struct Coverage {
     int blockedPushes = 0;
     int passes = 0;
     int centreWins = 0;
+    int setups = 0;
     std::array<int, 5> results{};  // by Result
 };
 
@@ -169,7 +175,29 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
 // player on turn must pass.
 std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
     const std::string start = rules.startDfen();
+    if (rules.arrange() && game % 2 == 0) {
+        // Set-up pending: both reserves (startpos), or player 2's alone with player 1's
+        // creatures already anywhere off player 2's home cells.
+        if (game % 4 == 0) return start;
+        const auto reserve = start.substr(start.rfind('/') + 1, 8);
+        std::array<char, Cell::kCount> cells;
+        cells.fill('.');
+        for (int i = 0; i < 4; ++i) {
+            int cell = 0;
+            do
+                cell = static_cast<int>(rng() % Cell::kCount);
+            while (cells[cell] != '.' || (cell >= 20 && cell <= 23));
+            cells[cell] = reserve[static_cast<std::size_t>(i)];
+        }
+        return cellsField(cells) + '/' + reserve.substr(4) + " 1 2 0 1";
+    }
     if (game % 16 == 15) return passStart(rng, rules);
+    if (rules.arrange()) {
+        // The other games as dealt: the same creatures on their start cells.
+        RuleOptions dealt = rules.options();
+        dealt.arrange = false;
+        return randomStart(rng, Rules(dealt), game);
+    }
     switch (game % 4) {
         case 0:
             return start;
@@ -261,8 +289,11 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
         if (!p.isNone()) VERIFY(pos.pieces(p.owner()).has(c));
     }
     VERIFY((pos.actionsLeft() == 1 || pos.actionsLeft() == 2));
-    if (one.empty() || two.empty()) VERIFY(pos.isOver());
-    if (one.count() == 1 && two.count() == 1) VERIFY(pos.result() == Result::Showdown);
+    // While a set-up is pending no end check is made (RULES §15.5).
+    if (pos.phase() != Phase::Setup) {
+        if (one.empty() || two.empty()) VERIFY(pos.isOver());
+        if (one.count() == 1 && two.count() == 1) VERIFY(pos.result() == Result::Showdown);
+    }
 
     pos.generate(events);
     VERIFY(pos.countEvents() == events.size());
@@ -279,7 +310,7 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
     // event played at every node (in playGames).
     if (full) {
         for (const Event e : events) {
-            VERIFY(pos.parseEvent(e.token()) == e);
+            VERIFY(pos.parseEvent(pos.token(e)) == e);
             VERIFY(Event::fromCode(e.code()) == e);
         }
     }
@@ -322,10 +353,28 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
             for (const Event e : events)
                 VERIFY((e.kind() == EventKind::Place && e.from() == pos.pendingFrom()));
             break;
+        case Phase::Setup: {
+            // Player 1 first; the one setting up has nothing on the board yet; every
+            // arrangement is distinct and each home cell is empty.
+            VERIFY(pos.hasReserve(pos.decider()));
+            VERIFY((pos.decider() == Player::One || !pos.hasReserve(Player::One)));
+            VERIFY(pos.pieces(pos.decider()).empty());
+            VERIFY(!pos.isOver());
+            std::vector<std::string> tokens;
+            for (const Event e : events) {
+                VERIFY(e.kind() == EventKind::Setup);
+                tokens.push_back(pos.token(e));
+            }
+            std::sort(tokens.begin(), tokens.end());
+            VERIFY(std::adjacent_find(tokens.begin(), tokens.end()) == tokens.end());
+            for (int i = 0; i < 4; ++i)
+                VERIFY(!pos.occupied().has(Position::homeCell(pos.decider(), i)));
+            break;
+        }
     }
 
     // Every decision point's DFEN names this very position.
-    if (pos.phase() == Phase::Decision) {
+    if (pos.phase() == Phase::Decision || pos.phase() == Phase::Setup) {
         std::string error;
         const std::string dfen = pos.dfen();
         const auto again = Position::fromDfen(dfen, pos.rules(), &error);
@@ -352,6 +401,14 @@ void checkTransition(const Position& parent, Event e, const Position& child) {
         case EventKind::Outcome:
         case EventKind::Place:
             VERIFY(child.quiet() == parent.quiet());
+            break;
+        case EventKind::Setup:
+            // No action: only the board and the reserve change.
+            VERIFY(child.quiet() == parent.quiet());
+            VERIFY(child.sideToMove() == parent.sideToMove());
+            VERIFY(child.actionsLeft() == parent.actionsLeft());
+            VERIFY(!child.hasReserve(parent.decider()));
+            VERIFY(child.pieces(parent.decider()).count() == 4);
             break;
         case EventKind::None:
             FAIL("None generated");
@@ -405,8 +462,8 @@ void playGames(const Variant& v, std::uint64_t seed) {
             // Decisions uniformly; outcomes uniformly over the possible ones too, so that
             // unlikely outcomes are played as often as likely ones.
             const Event e = events[static_cast<int>(rng() % events.size())];
-            VERIFY(pos.parseEvent(e.token()) == e);
-            moves += e.token() + ' ';
+            VERIFY(pos.parseEvent(pos.token(e)) == e);
+            moves += pos.token(e) + ' ';
 
             const Position parent = pos;
             Position child = pos;
@@ -430,6 +487,7 @@ void playGames(const Variant& v, std::uint64_t seed) {
                 if (pos.decider() != pos.sideToMove()) ++cov.placementsByOpponent;
             }
             if (e.kind() == EventKind::Pass) ++cov.passes;
+            if (e.kind() == EventKind::Setup) ++cov.setups;
             pos = child;
         }
         ++cov.results[static_cast<int>(pos.result())];
@@ -461,6 +519,7 @@ void playGames(const Variant& v, std::uint64_t seed) {
     CHECK(cov.results[static_cast<int>(Result::Player1Wins)] > 0);
     CHECK(cov.results[static_cast<int>(Result::Player2Wins)] > 0);
     CHECK((cov.centreWins > 0) == (rules.centreWin() > 0));
+    CHECK((cov.setups > 0) == rules.arrange());
 }
 
 }  // namespace

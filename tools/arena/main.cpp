@@ -436,6 +436,9 @@ int demoCommand(const std::vector<std::string>& args) {
                 std::cout << fmt::format("                     {} places {}\n",
                                          who(before.decider()), e.token);
                 break;
+            case Phase::Setup:
+                std::cout << fmt::format("set-up     {}  {}\n", who(before.decider()), e.token);
+                break;
         }
         std::cout.flush();
     };
