@@ -376,7 +376,11 @@ void Engine::onGo(const Go& cmd) {
         return;
     }
     if (settings_.player != PlayerKind::Search) {
-        goWithoutSearch();
+        goWithoutSearch(settings_.player);
+        return;
+    }
+    if (pos_.phase() == Phase::Setup && settings_.randomSetup) {
+        goWithoutSearch(PlayerKind::Random);
         return;
     }
     search::Limits limits;
@@ -442,11 +446,10 @@ void Engine::onGo(const Go& cmd) {
     }
 }
 
-void Engine::goWithoutSearch() {
+void Engine::goWithoutSearch(PlayerKind player) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Event decision = settings_.player == PlayerKind::Greedy
-                               ? search::greedyDecision(pos_, rng_)
-                               : search::randomDecision(pos_, rng_);
+    const Event decision = player == PlayerKind::Greedy ? search::greedyDecision(pos_, rng_)
+                                                        : search::randomDecision(pos_, rng_);
     const search::Line line = staticLine(pos_, decision);
     const auto time =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)

@@ -13,8 +13,9 @@ constexpr EngineSettings kDefaults{};
 
 // In PlayerKind order.
 constexpr std::array<std::string_view, 3> kPlayerNames = {"search", "greedy", "random"};
+constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 
-constexpr std::array<Option, 9> kEngineOptions = {{
+constexpr std::array<Option, 10> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -45,6 +46,13 @@ constexpr std::array<Option, 9> kEngineOptions = {{
      },
      {},
      "who answers go: the search, or a baseline player for measurements"},
+    {OptionSpec::combo("SetupPlayer", kSetupPlayerNames[kDefaults.randomSetup ? 1 : 0],
+                       kSetupPlayerNames),
+     Effect::None,
+     nullptr,
+     [](Settings& s, const OptionValue& v) { s.randomSetup = v.text == kSetupPlayerNames[1]; },
+     {},
+     "who answers go at a set-up: the search, or a random arrangement (measurements)"},
     {OptionSpec::check("Tables", kDefaults.tables), Effect::ReopenTables, nullptr,
      [](Settings& s, const OptionValue& v) { s.tables = v.number != 0; }, "tables",
      "probe the exact endgame tables (at most four creatures)"},

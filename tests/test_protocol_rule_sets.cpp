@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -157,5 +158,24 @@ TEST_SUITE("rulesets") {
         // A set-up-pending DFEN is accepted under Setup dealt too.
         CHECK(e.command("position dfen ./............/............/WWWWaaaa 1 2 0 1").empty());
         CHECK(dLine(e, "legal ") == "legal setup:wwww");
+    }
+
+    TEST_CASE("SetupPlayer random: random arrangements, a searched game") {
+        Engine e;
+        CHECK(e.command("setoption name Setup value arrange").empty());
+        CHECK(e.command("setoption name SetupPlayer value random").empty());
+        std::set<std::string> seen;
+        for (int seed = 0; seed < 6; ++seed) {
+            CHECK(e.command("setoption name Seed value " + std::to_string(seed)).empty());
+            const auto lines = e.go("go depth 1");
+            const std::string best = bestmoveOf(lines.back());
+            CHECK(best.starts_with("setup:"));
+            seen.insert(best);
+        }
+        CHECK(seen.size() > 1);
+        // After the set-ups the search answers: a pv deeper than one event.
+        CHECK(e.command("position startpos moves setup:ghsn setup:mltk").empty());
+        const auto lines = e.go("go depth 3");
+        CHECK(pvOf(lines[lines.size() - 2]).size() > 1);
     }
 }

@@ -78,7 +78,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 19 + 1);
+        REQUIRE(lines.size() == 2 + 20 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -101,6 +101,7 @@ TEST_SUITE("session") {
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random",
+            "option name SetupPlayer type combo default search var search var random",
             "option name Tables type check default true",
             "option name TablePath type string default <empty>",
             "option name TableGen type check default false",
@@ -551,7 +552,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 22);
+        CHECK(e.until("deiok").size() == 23);
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {
