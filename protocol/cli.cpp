@@ -171,13 +171,20 @@ std::string percent(int perMille) {
     return buf;
 }
 
-std::string pvText(const search::Line& line) {
+// The pv's tokens, each written by the position it is played in (set-ups, RULES §15.3).
+std::string pvText(const Position& root, const search::Line& line) {
     std::string s;
+    std::optional<Position> pos = root;
     for (const Event e : line.pv) {
         if (!s.empty()) s += ' ';
-        s += e.token();
+        s += pos ? pos->token(e) : e.token();
+        if (pos && pos->isLegal(e)) {
+            pos->apply(e);
+        } else {
+            pos.reset();
+        }
     }
-    return s.empty() ? line.move.token() : s;
+    return s.empty() ? root.token(line.move) : s;
 }
 
 int runAnalyse(const std::vector<std::string>& args) {
@@ -256,9 +263,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         const auto& l = lines[k];
         char head[96];
         std::snprintf(head, sizeof head, "%4zu  %-10s %+7.3f  %s  %s  %s  ", k + 1,
-                      l.move.token().c_str(), l.value, percent(l.wdl[0]).c_str(),
+                      pos->token(l.move).c_str(), l.value, percent(l.wdl[0]).c_str(),
                       percent(l.wdl[1]).c_str(), percent(l.wdl[2]).c_str());
-        std::cout << head << pvText(l) << (l.exact ? "  (exact)" : "") << '\n';
+        std::cout << head << pvText(*pos, l) << (l.exact ? "  (exact)" : "") << '\n';
     }
     std::cout << "ev is the expected result for " << playerName(pos->decider())
               << ": +1 a certain win, -1 a certain loss\n";
