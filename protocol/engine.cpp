@@ -506,6 +506,11 @@ void Engine::onEval() {
         out_.error("eval: the game is over (" + resultText(pos_) + ")");
         return;
     }
+    if (pos_.phase() == Phase::Setup) {
+        // The evaluator judges boards; before the set-ups only a search weighs them.
+        out_.error("eval: a set-up is pending (RULES §15): go searches the arrangements");
+        return;
+    }
     const eval::Breakdown b = eval::explain(pos_);
     std::vector<std::string> lines;
     lines.emplace_back("term                  player 1  player 2      diff  note");

@@ -130,6 +130,11 @@ TEST_SUITE("rulesets") {
         CHECK(dLine(e, "dfen ") == "dfen ./............/............/SGHNmtkl 1 2 0 1");
         CHECK(dLine(e, "due ") == "due player 1 to decide: set-up of c2-c5 (RULES §15)");
         CHECK(dLine(e, "legal ").starts_with("legal setup:sghn setup:sgnh "));
+        CHECK(e.command("eval") ==
+              std::vector<std::string>{"info string error: eval: a set-up is pending (RULES "
+                                       "§15): go searches the arrangements"});
+        CHECK(e.command("odds") ==
+              std::vector<std::string>{"info string error: odds: no legal attack here"});
         const auto lines = e.go("go depth 2");
         const std::string best = bestmoveOf(lines.back());
         CHECK(best.starts_with("setup:"));
