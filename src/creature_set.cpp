@@ -77,20 +77,13 @@ std::string hexByte(unsigned char c) {
     return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
 }
 
-class Reader {
-  public:
-    explicit Reader(const std::string& path) : path_(path) {}
-
-    bool fail(std::string* error, int line, const std::string& what) const {
-        if (error)
-            *error = "CreatureFile " + path_ + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
-                     what;
-        return false;
-    }
-
-  private:
-    const std::string& path_;
-};
+// Reports "CreatureFile <path>[:<line>]: <what>" (RULES §16.2); line 0 is the whole file.
+bool fail(std::string* error, const std::string& path, int line, const std::string& what) {
+    if (error)
+        *error =
+            "CreatureFile " + path + (line > 0 ? ":" + std::to_string(line) : "") + ": " + what;
+    return false;
+}
 
 }  // namespace
 
@@ -106,14 +99,16 @@ std::optional<int> CreatureSet::find(char upper) const {
 
 std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::string& path,
                                               std::string* error) {
-    const Reader r(path);
+    const auto report = [&](int line, const std::string& what) {
+        return fail(error, path, line, what);
+    };
     if (text.size() > kMaxFileBytes) {
-        r.fail(error, 0, "larger than 64 KiB");
+        report(0, "larger than 64 KiB");
         return std::nullopt;
     }
     if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
     if (!utf8Length(text)) {
-        r.fail(error, 0, "not valid UTF-8");
+        report(0, "not valid UTF-8");
         return std::nullopt;
     }
 
@@ -129,13 +124,13 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
         std::string_view line = lines[i];
         if (line.ends_with('\r')) line.remove_suffix(1);
         if (*utf8Length(line) > kMaxLineLength) {
-            r.fail(error, lineNo, "line longer than 200 characters");
+            report(lineNo, "line longer than 200 characters");
             return std::nullopt;
         }
         for (const char ch : line) {
             const auto c = static_cast<unsigned char>(ch);
             if ((c < 0x20 && c != '\t') || c == 0x7F) {
-                r.fail(error, lineNo, "control character " + hexByte(c));
+                report(lineNo, "control character " + hexByte(c));
                 return std::nullopt;
             }
         }
@@ -146,21 +141,20 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
         if (head.size() == 1) {
             const auto f = text::fields(rest);
             if (f.size() < 4) {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "a creature line has five fields: <letter> <attack> <defence> "
                        "<movement> <name>");
                 return std::nullopt;
             }
             const char letter = head[0];
             if (letter < 'A' || letter > 'Z') {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "creature letter '" + std::string(head) + "' is not an upper-case A-Z");
                 return std::nullopt;
             }
             if (const int first = definedOn[letter - 'A']) {
-                r.fail(error, lineNo,
-                       "creature letter " + std::string(head) + " already defined on line " +
-                           std::to_string(first));
+                report(lineNo, "creature letter " + std::string(head) +
+                                   " already defined on line " + std::to_string(first));
                 return std::nullopt;
             }
             CreatureDef def;
@@ -172,17 +166,16 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
             for (int k = 0; k < 3; ++k) {
                 const auto v = unsignedNumber(f[static_cast<std::size_t>(k)]);
                 if (!v) {
-                    r.fail(error, lineNo,
-                           std::string(kFields[k]) + " '" + std::string(f[k]) +
-                               "' is not an unsigned decimal integer");
+                    report(lineNo, std::string(kFields[k]) + " '" + std::string(f[k]) +
+                                       "' is not an unsigned decimal integer");
                     return std::nullopt;
                 }
                 const int lo = k == 2 ? kMinMovement : kMinRating;
                 const int hi = k == 2 ? kMaxMovement : kMaxRating;
                 if (*v < lo || *v > hi) {
-                    r.fail(error, lineNo,
-                           std::string(kFields[k]) + " " + std::string(f[k]) + " out of range " +
-                               std::to_string(lo) + "-" + std::to_string(hi));
+                    report(lineNo, std::string(kFields[k]) + " " + std::string(f[k]) +
+                                       " out of range " + std::to_string(lo) + "-" +
+                                       std::to_string(hi));
                     return std::nullopt;
                 }
                 *targets[k] = *v;
@@ -196,41 +189,40 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
             set.creatures_.push_back(std::move(def));
         } else if (head == "set") {
             if (setLine) {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "a second set line (the first is line " + std::to_string(setLine) + ")");
                 return std::nullopt;
             }
             if (rest.empty()) {
-                r.fail(error, lineNo, "set needs a name");
+                report(lineNo, "set needs a name");
                 return std::nullopt;
             }
             setLine = lineNo;
             set.name_ = std::string(rest);
         } else if (head == "dice") {
             if (diceLine) {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "a second dice line (the first is line " + std::to_string(diceLine) + ")");
                 return std::nullopt;
             }
             const auto f = text::fields(rest);
             const auto model = f.size() == 1 ? parseDiceModel(f[0]) : std::nullopt;
             if (!model || f[0] != diceModelName(*model)) {
-                r.fail(error, lineNo,
-                       "dice needs one model: pools, d20, 2d10 or split-d6, got '" +
-                           std::string(rest) + "'");
+                report(lineNo, "dice needs one model: pools, d20, 2d10 or split-d6, got '" +
+                                   std::string(rest) + "'");
                 return std::nullopt;
             }
             diceLine = lineNo;
             set.dice_ = *model;
         } else if (head == "start") {
             if (startLine) {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "a second start line (the first is line " + std::to_string(startLine) + ")");
                 return std::nullopt;
             }
             const auto f = text::fields(rest);
             if (f.size() != 2 || f[0].size() != 4 || f[1].size() != 4) {
-                r.fail(error, lineNo,
+                report(lineNo,
                        "start needs two groups of four letters (player 1's, player 2's), got '" +
                            std::string(rest) + "'");
                 return std::nullopt;
@@ -238,19 +230,18 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
             startLine = lineNo;
             startGroups = {std::string(f[0]), std::string(f[1])};
         } else {
-            r.fail(error, lineNo,
-                   "unknown line: '" + std::string(head) +
-                       "' is neither a creature letter nor set, dice or start");
+            report(lineNo, "unknown line: '" + std::string(head) +
+                               "' is neither a creature letter nor set, dice or start");
             return std::nullopt;
         }
     }
 
     if (set.creatures_.empty()) {
-        r.fail(error, 0, "no creature");
+        report(0, "no creature");
         return std::nullopt;
     }
     if (!startLine) {
-        r.fail(error, 0, "no start line");
+        report(0, "no start line");
         return std::nullopt;
     }
     for (int p = 0; p < 2; ++p) {
@@ -259,7 +250,7 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
             const char upper = ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
             const auto c = set.find(upper);
             if (!c) {
-                r.fail(error, startLine,
+                report(startLine,
                        "start letter '" + std::string(1, ch) + "' is not a creature of the file");
                 return std::nullopt;
             }
@@ -270,17 +261,19 @@ std::optional<CreatureSet> CreatureSet::parse(std::string_view text, const std::
 }
 
 std::optional<CreatureSet> CreatureSet::load(const std::string& path, std::string* error) {
-    const Reader r(path);
+    const auto report = [&](int line, const std::string& what) {
+        return fail(error, path, line, what);
+    };
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        r.fail(error, 0, std::string("cannot be read (") + std::strerror(errno) + ")");
+        report(0, std::string("cannot be read (") + std::strerror(errno) + ")");
         return std::nullopt;
     }
     // One byte more than allowed tells a file that is too large without reading all of it.
     std::string text(kMaxFileBytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) {
-        r.fail(error, 0, "cannot be read");
+        report(0, "cannot be read");
         return std::nullopt;
     }
     text.resize(static_cast<std::size_t>(in.gcount()));
