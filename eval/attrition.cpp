@@ -33,7 +33,7 @@ constexpr int kMaxPieces = Cell::kCount;
         const int n = static_cast<int>(army.size());
         std::array<std::int64_t, kMaxPieces> key{};
         for (int i = 0; i < n; ++i) {
-            key[i] = std::llround(sum[i] * 1e9) * 16 + (15 - static_cast<int>(army[i]));
+            key[i] = std::llround(sum[i] * 1e9) * 32 + (31 - static_cast<int>(army[i]));
             byRank[i] = static_cast<std::uint8_t>(i);
         }
         std::stable_sort(byRank.begin(), byRank.begin() + n,

@@ -89,9 +89,10 @@ void customWorth(const Rules& rules, const Army& army, Memo* memo, Material& m) 
         for (const Cell c : army.pieces[index(p)]) {
             cells[n] = c;
             pieces[n++] = army.creature[c.index()];
-            const int shift =
-                4 * (index(p) * kCreatureCount + static_cast<int>(army.creature[c.index()]));
-            memoisable = memoisable && ((key >> shift) & 15) != 15;
+            // Creatures past the ruleset's eight (a creature file's) have no place in the key.
+            const int creature = static_cast<int>(army.creature[c.index()]);
+            const int shift = 4 * (index(p) * kCreatureCount + (creature & 7));
+            memoisable = memoisable && creature < kCreatureCount && ((key >> shift) & 15) != 15;
             key += std::uint64_t{1} << shift;
         }
         // Each side's pieces by creature: the model's floating-point result then depends
@@ -106,8 +107,7 @@ void customWorth(const Rules& rules, const Army& army, Memo* memo, Material& m) 
     const auto slotOf = [&](int k) {
         return (k < n1 ? 0 : kCreatureCount) + static_cast<int>(pieces[k]);
     };
-    const int rulesKey =
-        (rules.ruleset() == Ruleset::Holochess ? 4 : 0) + static_cast<int>(rules.dice());
+    const std::uint64_t rulesKey = rules.materialKey();
     CustomMaterial* entry = nullptr;
     if (memoisable) {
         entry = &memo->custom(key);

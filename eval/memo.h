@@ -23,7 +23,7 @@ struct ArmyMaterial {
 // (player, creature) and by what the model depends on (ratings and dice).
 struct CustomMaterial {
     std::uint64_t army = ~std::uint64_t{0};
-    int rulesKey = -1;
+    std::uint64_t rulesKey = ~std::uint64_t{0};  // Rules::materialKey
     double win = 0;
     std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
 };

@@ -55,7 +55,9 @@ class Evaluator {
         restricted_ = rules_.safeOuterOrbit() || rules_.kingOfTheCentre();
         int code = 0;
         std::uint32_t seen = 0;
-        bool unique = true;
+        // The attrition tables are built from a ruleset's own ratings: a creature file's
+        // armies are solved from their ratings (custom armies, eval/board_material.h).
+        bool unique = !rules_.fromCreatureFile();
         const int cap = t_.mobilityCap;  // a local: the stores below might alias a member
         for (const Player p : {Player::One, Player::Two}) {
             all_[index(p)] = pos.pieces(p);
@@ -67,7 +69,7 @@ class Evaluator {
                 const std::uint32_t bit = 1u << static_cast<int>(creature);
                 unique = unique && !(seen & bit);
                 seen |= bit;
-                code += digit * kPow3[static_cast<int>(creature)];
+                if (unique) code += digit * kPow3[static_cast<int>(creature)];
             }
         }
         readMaterial(rules_, Army{all_, creature_, code, unique}, t_.slopeFloor, memo, m_);

@@ -189,13 +189,20 @@ std::string percent(int perMille) {
     return buf;
 }
 
-std::string pvText(const search::Line& line) {
+// The pv's tokens, each written by the position it is played in (set-ups, RULES §15.3).
+std::string pvText(const Position& root, const search::Line& line) {
     std::string s;
+    std::optional<Position> pos = root;
     for (const Event e : line.pv) {
         if (!s.empty()) s += ' ';
-        s += e.token();
+        s += pos ? pos->token(e) : e.token();
+        if (pos && pos->isLegal(e)) {
+            pos->apply(e);
+        } else {
+            pos.reset();
+        }
     }
-    return s.empty() ? line.move.token() : s;
+    return s.empty() ? root.token(line.move) : s;
 }
 
 int runAnalyse(const std::vector<std::string>& args) {
@@ -258,6 +265,7 @@ int runAnalyse(const std::vector<std::string>& args) {
     searcher.setPlay(settings.play);
 
     std::cout << "rules    " << rules.describe() << '\n';
+    if (rules.fromCreatureFile()) std::cout << creaturesText(rules) << '\n';
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
     printLines(boardPicture(*pos));
     std::cout << dueText(*pos) << '\n';
@@ -280,9 +288,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         const auto& l = lines[k];
         char head[96];
         std::snprintf(head, sizeof head, "%4zu  %-10s %+7.3f  %s  %s  %s  ", k + 1,
-                      l.move.token().c_str(), l.value, percent(l.wdl[0]).c_str(),
+                      pos->token(l.move).c_str(), l.value, percent(l.wdl[0]).c_str(),
                       percent(l.wdl[1]).c_str(), percent(l.wdl[2]).c_str());
-        std::cout << head << pvText(l) << (l.exact ? "  (exact)" : "") << '\n';
+        std::cout << head << pvText(*pos, l) << (l.exact ? "  (exact)" : "") << '\n';
     }
     std::cout << "ev is the expected result for " << playerName(pos->decider())
               << ": +1 a certain win, -1 a certain loss\n";
@@ -301,10 +309,10 @@ Side parseSide(const std::string& flag, const std::string& text, const Rules& ru
                int Ratings::*rating, bool best) {
     Side side;
     if (text.size() == 1 && !std::isdigit(static_cast<unsigned char>(text[0]))) {
-        const auto piece = Piece::fromLetter(text[0]);
+        const auto piece = rules.pieceOf(text[0]);
         if (!piece)
-            throw UsageError{flag + ": '" + text +
-                             "' is neither a creature letter (SMGHTNKL) nor a rating"};
+            throw UsageError{flag + ": '" + text + "' is neither a creature letter (" +
+                             rules.letters() + ") nor a rating"};
         side.creature = piece->creature();
         const Ratings& r = rules.ratings(*side.creature);
         side.rating = best ? std::max(r.attack, r.defence) : r.*rating;
@@ -380,12 +388,12 @@ int runOdds(const std::vector<std::string>& args) {
     }
     std::cout << "ruleset " << rulesetName(rules.ruleset()) << ", every attacker against every "
               << "defender (upper case: attacker, lower case: defender)\n";
-    for (int a = 0; a < kCreatureCount; ++a) {
-        for (int d = 0; d < kCreatureCount; ++d) {
+    for (int a = 0; a < rules.creatureCount(); ++a) {
+        for (int d = 0; d < rules.creatureCount(); ++d) {
             const auto ca = static_cast<Creature>(a), cd = static_cast<Creature>(d);
             std::cout << '\n'
-                      << Piece(Player::One, ca).letter() << 'x' << Piece(Player::Two, cd).letter()
-                      << '\n';
+                      << rules.letter(Piece(Player::One, ca)) << 'x'
+                      << rules.letter(Piece(Player::Two, cd)) << '\n';
             printLines(
                 oddsTable(rules.dice(), rules.ratings(ca).attack, rules.ratings(cd).defence));
         }

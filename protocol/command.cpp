@@ -81,7 +81,11 @@ ParseResult parseSetOption(const Tokens& t) {
     cmd.name = join(t, 2, valueAt);
     if (valueAt < t.size()) {
         if (valueAt + 1 == t.size()) return error("setoption: missing value after 'value'");
-        cmd.value = join(t, valueAt + 1, t.size());
+        // The text from the value's first token to its last, inner blanks as sent: a file
+        // name may hold runs of blanks (PROTOCOL.md, CreatureFile). Tokens view the line.
+        const char* first = t[valueAt + 1].data();
+        const char* last = t.back().data() + t.back().size();
+        cmd.value = std::string(first, static_cast<std::size_t>(last - first));
     }
     return cmd;
 }

@@ -22,7 +22,7 @@ void place(std::vector<std::string>& grid, int col, int row, const std::string& 
 }
 
 std::string label(const Position& pos, Cell c) {
-    return c.name() + " " + pos.at(c).letter();
+    return c.name() + " " + pos.rules().letter(pos.at(c));
 }
 
 std::string fixed6(double v) {
@@ -94,8 +94,25 @@ std::string dueText(const Position& pos) {
                    (counter ? "counter-pushed" : "pushed") + " piece on " +
                    pos.pendingFrom().name();
         }
+        case Phase::Setup:
+            return playerName(pos.decider()) + " to decide: set-up of " +
+                   Position::homeCell(pos.decider(), 0).name() + "-" +
+                   Position::homeCell(pos.decider(), 3).name() + " (RULES §15)";
     }
     return "unknown";
+}
+
+std::string creaturesText(const Rules& rules) {
+    const CreatureSet& set = rules.creatures();
+    std::string s = "creatures " + (set.name().empty() ? std::string("(no set name)") : set.name());
+    s += set.path().empty() ? std::string(" (built in)") : " from " + set.path();
+    for (int c = 0; c < set.size(); ++c) {
+        const CreatureDef& d = set.creature(c);
+        s += (c == 0 ? ": " : ", ") + std::string(1, d.letter) + ' ' +
+             std::to_string(d.ratings.attack) + '/' + std::to_string(d.ratings.defence) + '/' +
+             std::to_string(d.ratings.movement) + ' ' + d.name;
+    }
+    return s;
 }
 
 std::string legalEventsText(const Position& pos) {
@@ -104,7 +121,7 @@ std::string legalEventsText(const Position& pos) {
     std::string s;
     for (const Event e : list) {
         if (!s.empty()) s += ' ';
-        s += e.token();
+        s += pos.token(e);
     }
     return s;
 }

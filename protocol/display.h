@@ -23,6 +23,10 @@ namespace dejarik::protocol {
 // The legal events, space-separated, in generation order.
 [[nodiscard]] std::string legalEventsText(const Position& pos);
 
+// The creature set in force, its file and its creatures: "creatures Mirror Raiders from
+// data/creatures/mirror-raiders.txt: W 5/3/4 Wraith-hound, ...".
+[[nodiscard]] std::string creaturesText(const Rules& rules);
+
 // "player 1" / "player 2".
 [[nodiscard]] std::string playerName(Player p);
 

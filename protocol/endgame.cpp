@@ -52,6 +52,10 @@ std::filesystem::path tableRoot(const Settings& settings) {
 std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Rules& rules,
                                               std::string* error) {
     if (!settings.tables) return nullptr;
+    if (rules.fromCreatureFile()) {
+        spdlog::info("no endgame tables under a CreatureFile: they cover the rulesets' own sets");
+        return nullptr;
+    }
     const std::filesystem::path root = tableRoot(settings);
     std::error_code ec;
     const auto status = std::filesystem::status(root, ec);
@@ -79,6 +83,7 @@ std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Ru
 
 std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
     if (!tb) return "table: off";
+    if (pos.phase() == Phase::Setup) return "table: none (a set-up is pending)";
     const int creatures = pos.occupied().count();
     if (creatures > tables::kMaxPieces)
         return "table: none (" + std::to_string(creatures) + " creatures)";

@@ -268,7 +268,8 @@ void Engine::onSetOption(const SetOption& cmd) {
     }
     Settings next = settings_;
     if (auto error = setOption(next, *option, cmd.value)) {
-        out_.error("setoption: " + *error);
+        // A creature file's errors name the file and line as RULES §16.2 writes them.
+        out_.error(error->starts_with("CreatureFile ") ? *error : "setoption: " + *error);
         return;
     }
     bool reopen = false;
@@ -387,7 +388,11 @@ void Engine::onGo(const Go& cmd) {
         return;
     }
     if (settings_.player != PlayerKind::Search) {
-        goWithoutSearch();
+        goWithoutSearch(settings_.player);
+        return;
+    }
+    if (pos_.phase() == Phase::Setup && settings_.randomSetup) {
+        goWithoutSearch(PlayerKind::Random);
         return;
     }
     search::Limits limits;
@@ -414,7 +419,7 @@ void Engine::onGo(const Go& cmd) {
                               info.hashfull,
                               showMultipv ? info.multipv : 0};
         try {
-            out_.line(infoLine(stats, info.line));
+            out_.line(infoLine(stats, info.line, &pos_));
         } catch (const std::exception& e) {  // a progress line can be missed, not the search
             spdlog::error("info line lost: {}", e.what());
         }
@@ -438,12 +443,12 @@ void Engine::onGo(const Go& cmd) {
                                       nps,
                                       lastInfo_.hashfull,
                                       showMultipv ? static_cast<int>(k) + 1 : 0};
-                closing.push_back(infoLine(stats, lines[k]));
+                closing.push_back(infoLine(stats, lines[k], &pos_));
             }
         } catch (const std::exception& e) {  // the bestmove is owed whatever happens
             spdlog::error("final info lines lost: {}", e.what());
         }
-        closing.push_back("bestmove " + report.best.token());
+        closing.push_back("bestmove " + pos_.token(report.best));
         finishJob(closing);
     };
     try {
@@ -454,20 +459,20 @@ void Engine::onGo(const Go& cmd) {
     }
 }
 
-void Engine::goWithoutSearch() {
+void Engine::goWithoutSearch(PlayerKind player) {
     const auto t0 = std::chrono::steady_clock::now();
-    const search::Baseline player =
-        settings_.player == PlayerKind::Greedy     ? search::Baseline::Greedy
-        : settings_.player == PlayerKind::Cautious ? search::Baseline::Cautious
-                                                   : search::Baseline::Random;
-    const Event decision = search::baselineDecision(player, pos_, rng_);
+    const search::Baseline baseline =
+        player == PlayerKind::Greedy     ? search::Baseline::Greedy
+        : player == PlayerKind::Cautious ? search::Baseline::Cautious
+                                         : search::Baseline::Random;
+    const Event decision = search::baselineDecision(baseline, pos_, rng_);
     const search::Line line = staticLine(pos_, decision, searcher_.tunables());
     const auto time =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();
     const InfoStats stats{1, 1, time, 1, static_cast<std::uint64_t>(1000 / (time > 0 ? time : 1)),
                           0, 0};
-    out_.lines({infoLine(stats, line), "bestmove " + decision.token()});
+    out_.lines({infoLine(stats, line, &pos_), "bestmove " + pos_.token(decision)});
 }
 
 void Engine::onGoPerft(const GoPerft& cmd) {
@@ -475,7 +480,7 @@ void Engine::onGoPerft(const GoPerft& cmd) {
         std::uint64_t total = depth == 0 ? 1 : 0;
         int rows = 0;
         const bool complete = perftDivide(pos, depth, stop, [&](Event first, std::uint64_t n) {
-            out_.line(first.token() + ": " + std::to_string(n));
+            out_.line(pos.token(first) + ": " + std::to_string(n));
             total += n;
             ++rows;
         });
@@ -500,6 +505,7 @@ void Engine::onDisplay() {
     if (!eventsSinceDecision_.empty()) where += " moves " + join(eventsSinceDecision_);
     lines.push_back(where);
     lines.push_back("rules " + rules_->describe());
+    if (rules_->fromCreatureFile()) lines.push_back(creaturesText(*rules_));
     lines.push_back("due " + dueText(pos_));
     const std::string legal = legalEventsText(pos_);
     lines.push_back("legal " + (legal.empty() ? std::string("none") : legal));
@@ -514,6 +520,11 @@ void Engine::onDisplay() {
 void Engine::onEval() {
     if (pos_.isOver()) {
         out_.error("eval: the game is over (" + resultText(pos_) + ")");
+        return;
+    }
+    if (pos_.phase() == Phase::Setup) {
+        // The evaluator judges boards; before the set-ups only a search weighs them.
+        out_.error("eval: a set-up is pending (RULES §15): go searches the arrangements");
         return;
     }
     const eval::Tunables& tunables = searcher_.tunables();

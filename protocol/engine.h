@@ -70,7 +70,7 @@ class Engine {
     void onOdds(const Odds& cmd);
     void onBench(const Bench& cmd);
 
-    void goWithoutSearch();
+    void goWithoutSearch(PlayerKind player);
     // Opens the endgame tables again when the settings or the rules changed since (an error
     // line when the folder cannot be read) and hands them to the searcher. Not while a job
     // runs.

@@ -8,25 +8,32 @@
 
 namespace dejarik::protocol {
 
-std::string scoreText(const search::Line& line) {
+std::string scoreText(const search::Line& line, const Position* root) {
     std::string s = fmt::format("score ev {} wdl {} {} {}{} pv", std::lround(1000 * line.value),
                                 line.wdl[0], line.wdl[1], line.wdl[2], line.exact ? " exact" : "");
-    if (line.pv.empty() || line.pv.front() != line.move) {
+    // The pv played along from the root while its events are legal.
+    std::optional<Position> pos;
+    if (root) pos = *root;
+    const auto append = [&](Event e) {
         s += ' ';
-        s += line.move.token();
-    }
-    for (const Event e : line.pv) {
-        s += ' ';
-        s += e.token();
-    }
+        s += pos ? pos->token(e) : e.token();
+        if (pos && pos->isLegal(e)) {
+            pos->apply(e);
+        } else {
+            pos.reset();
+        }
+    };
+    if (line.pv.empty() || line.pv.front() != line.move) append(line.move);
+    for (const Event e : line.pv)
+        append(e);
     return s;
 }
 
-std::string infoLine(const InfoStats& stats, const search::Line& line) {
+std::string infoLine(const InfoStats& stats, const search::Line& line, const Position* root) {
     return fmt::format(
         "info depth {} seldepth {} time {} nodes {} nps {} hashfull {}{} {}", stats.depth,
         stats.seldepth, stats.timeMs, stats.nodes, stats.nps, stats.hashfull,
-        stats.multipv > 0 ? fmt::format(" multipv {}", stats.multipv) : "", scoreText(line));
+        stats.multipv > 0 ? fmt::format(" multipv {}", stats.multipv) : "", scoreText(line, root));
 }
 
 search::Line staticLine(const Position& pos, Event decision, const eval::Tunables& tunables) {

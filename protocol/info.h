@@ -24,10 +24,12 @@ struct InfoStats {
 };
 
 // `score ev V wdl W D L [exact] pv ...`; the pv starts with the line's decision even if the
-// search handed out an empty one.
-[[nodiscard]] std::string scoreText(const search::Line& line);
+// search handed out an empty one. With the position searched, each token is written by the
+// position it is played in (a set-up's letters are its reserve's, RULES §15.3).
+[[nodiscard]] std::string scoreText(const search::Line& line, const Position* root = nullptr);
 
-[[nodiscard]] std::string infoLine(const InfoStats& stats, const search::Line& line);
+[[nodiscard]] std::string infoLine(const InfoStats& stats, const search::Line& line,
+                                   const Position* root = nullptr);
 
 // The value of a decision judged one event ahead, for players that do not search: exact
 // when the event ends the game, else the static evaluation, from the decider's view.

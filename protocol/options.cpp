@@ -18,7 +18,9 @@ constexpr std::array<std::string_view, 4> kOpponentNames = {"minimax", "random",
 
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
 
-constexpr std::array<Option, 12> kEngineOptions = {{
+constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
+
+constexpr std::array<Option, 13> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -58,6 +60,13 @@ constexpr std::array<Option, 12> kEngineOptions = {{
      },
      {},
      "who answers go: the search, or a baseline player for measurements"},
+    {OptionSpec::combo("SetupPlayer", kSetupPlayerNames[kDefaults.randomSetup ? 1 : 0],
+                       kSetupPlayerNames),
+     Effect::None,
+     nullptr,
+     [](Settings& s, const OptionValue& v) { s.randomSetup = v.text == kSetupPlayerNames[1]; },
+     {},
+     "who answers go at a set-up: the search, or a random arrangement (measurements)"},
     {OptionSpec::check("Tables", kDefaults.tables), Effect::ReopenTables, nullptr,
      [](Settings& s, const OptionValue& v) { s.tables = v.number != 0; }, "tables",
      "probe the exact endgame tables (at most four creatures)"},
@@ -111,7 +120,9 @@ std::optional<std::string> setOption(Settings& settings, const Option& option,
     const auto checked = checkOptionValue(option.spec, value, &error);
     if (!checked) return error;
     if (option.rule) {
-        option.rule->apply(settings.rules, *checked);
+        RuleOptions next = settings.rules;
+        if (auto error = option.rule->apply(next, *checked)) return error;
+        settings.rules = std::move(next);
     } else if (option.store) {
         option.store(settings, *checked);
     }

@@ -29,6 +29,9 @@ struct EngineSettings {
     search::Play play;       // Contempt, Opponent
     std::uint64_t seed = 0;  // the baseline players' random numbers
     PlayerKind player = PlayerKind::Search;
+    // SetupPlayer random: set-ups (RULES §15) chosen at random, the game searched; the
+    // baseline a searched arrangement is measured against.
+    bool randomSetup = false;
     // The endgame tables (docs/tables.md): probed by the search when `tables` is on; missing
     // sets made in the background when `tableGen` is on and a game reaches five creatures
     // or fewer.

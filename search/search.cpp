@@ -249,7 +249,7 @@ class Worker {
     int seldepth_ = 0;
     std::array<std::array<std::array<int, Cell::kCount>, Cell::kCount>, 2> history_{};
     const Rules* attackRules_ = nullptr;  // the rules attackScore_ was made for
-    std::array<std::array<std::uint32_t, kCreatureCount>, kCreatureCount> attackScore_{};
+    std::array<std::array<std::uint32_t, kMaxCreatures>, kMaxCreatures> attackScore_{};
     struct EvalEntry {
         std::uint64_t key = 0;
         double value = 0;
@@ -334,8 +334,8 @@ void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) 
     const Rules& rules = pos.rules();
     if (&rules != attackRules_) {
         attackRules_ = &rules;
-        for (int a = 0; a < kCreatureCount; ++a)
-            for (int d = 0; d < kCreatureCount; ++d)
+        for (int a = 0; a < rules.creatureCount(); ++a)
+            for (int d = 0; d < rules.creatureCount(); ++d)
                 attackScore_[a][d] =
                     attackOrderScore(rules, static_cast<Creature>(a), static_cast<Creature>(d));
     }

@@ -19,6 +19,10 @@ std::string Event::token() const {
             return "pass";
         case EventKind::Outcome:
             return std::string(outcomeName(outcome()));
+        case EventKind::Setup:
+            // Only the slots are known here: "setup#" and the slot of each home cell.
+            return "setup#" + std::to_string(slots() & 3) + std::to_string((slots() >> 2) & 3) +
+                   std::to_string((slots() >> 4) & 3) + std::to_string(slots() >> 6);
     }
     return "none";
 }

@@ -21,6 +21,7 @@ enum class EventKind : std::uint8_t {
     Pass,
     Outcome,  // a chance outcome of the pending attack
     Place,    // from-to, the placement of a pushed piece
+    Setup,    // a player's arrangement of its reserve on its home cells (RULES §15.3)
 };
 
 // A 16-bit value: kind, two cells, and the outcome for chance events.
@@ -41,6 +42,16 @@ class Event {
     [[nodiscard]] static constexpr Event place(Cell from, Cell to) {
         return {EventKind::Place, from, to, 0};
     }
+    // A set-up: bits 2i..2i+1 of `slots` name the reserve slot (Position::reserve) that goes
+    // to the player's i-th home cell. Its letters, and so its token, belong to the position
+    // (Position::token). Kept in two 4-bit halves so that from() and to() stay cells of the
+    // board for tables indexed by them (the search's history).
+    [[nodiscard]] static constexpr Event setup(std::uint8_t slots) {
+        return {EventKind::Setup, Cell(slots & 15), Cell(slots >> 4), 0};
+    }
+    [[nodiscard]] constexpr std::uint8_t slots() const {
+        return static_cast<std::uint8_t>(from_ | to_ << 4);
+    }
 
     [[nodiscard]] constexpr EventKind kind() const { return kind_; }
     [[nodiscard]] constexpr bool isNone() const { return kind_ == EventKind::None; }
@@ -59,7 +70,8 @@ class Event {
                 static_cast<std::uint8_t>((code >> 13) & 3)};
     }
 
-    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push"; "none" for None.
+    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push"; "none" for None. A set-up's
+    // token needs its position's reserve: Position::token.
     [[nodiscard]] std::string token() const;
 
     // Parses a token without a position: "x-y" comes back as a Move, which the position

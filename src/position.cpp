@@ -1,5 +1,6 @@
 #include "position.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <vector>
@@ -34,6 +35,30 @@ bool fail(std::string* error, std::string message) {
     return false;
 }
 
+std::string playerName(Player p) {
+    return p == Player::One ? "player 1" : "player 2";
+}
+
+// Every distinct arrangement of a sorted reserve as Event::setup slots, in lexicographic
+// order of the creatures; duplicates take their slots in order, so each arrangement has
+// one code.
+template <typename Visit>
+void forEachArrangement(const std::array<std::uint8_t, 4>& reserve, Visit&& visit) {
+    std::array<std::uint8_t, 4> order = reserve;
+    do {
+        std::uint8_t slots = 0;
+        std::uint8_t used = 0;
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j)
+                if (!(used & (1u << j)) && reserve[j] == order[i]) {
+                    used |= static_cast<std::uint8_t>(1u << j);
+                    slots |= static_cast<std::uint8_t>(j << (2 * i));
+                    break;
+                }
+        visit(slots);
+    } while (std::next_permutation(order.begin(), order.end()));
+}
+
 }  // namespace
 
 std::string_view Position::startDfen(Ruleset ruleset) {
@@ -42,8 +67,8 @@ std::string_view Position::startDfen(Ruleset ruleset) {
 }
 
 Position Position::startpos(const Rules& rules) {
-    // The built-in start strings are valid by construction (tested).
-    return *fromDfen(startDfen(rules.ruleset()), rules);
+    // Start strings are valid by construction: a set's start line names its own creatures.
+    return *fromDfen(rules.startDfen(), rules);
 }
 
 std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& rules,
@@ -56,21 +81,28 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         return std::nullopt;
     }
 
-    const auto rings = text::split(f[0], '/');
-    if (rings.size() != 3 || rings[0].size() != 1 || rings[1].size() != 12 ||
+    auto rings = text::split(f[0], '/');
+    if ((rings.size() != 3 && rings.size() != 4) || rings[0].size() != 1 || rings[1].size() != 12 ||
         rings[2].size() != 12) {
-        fail(error, "DFEN cells: expected 1/12/12 cells, got '" + std::string(f[0]) + "'");
+        fail(error, "DFEN cells: expected 1/12/12 cells and an optional /reserve, got '" +
+                        std::string(f[0]) + "'");
         return std::nullopt;
+    }
+    std::optional<std::string_view> reserveField;
+    if (rings.size() == 4) {
+        reserveField = rings[3];
+        rings.pop_back();
     }
     int cellIndex = 0;
     for (const auto ring : rings) {
         for (const char ch : ring) {
             if (ch != '.') {
-                const auto piece = Piece::fromLetter(ch);
+                const auto piece = rules.pieceOf(ch);
                 if (!piece) {
                     fail(error, std::string("DFEN cells: '") + ch + "' on " +
-                                    Cell(cellIndex).name() +
-                                    " is not a creature letter (SMGHTNKL, smghtnkl) or '.'");
+                                    Cell(cellIndex).name() + " is not a creature letter (" +
+                                    rules.letters() + ", " + text::lowerCase(rules.letters()) +
+                                    ") or '.'");
                     return std::nullopt;
                 }
                 pos.put(Cell(cellIndex), *piece);
@@ -78,7 +110,49 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
             ++cellIndex;
         }
     }
-    if (pos.occupied().empty()) {
+    // The reserve (RULES §15.4): 0 or 4 creatures a player, whose home cells are empty and
+    // who has nothing on the board yet.
+    if (reserveField) {
+        if (reserveField->empty()) {
+            fail(error, "DFEN reserve: the fourth part is empty");
+            return std::nullopt;
+        }
+        std::array<std::vector<std::uint8_t>, 2> held;
+        for (const char ch : *reserveField) {
+            const auto piece = rules.pieceOf(ch);
+            if (!piece) {
+                fail(error, std::string("DFEN reserve: '") + ch + "' is not a creature letter (" +
+                                rules.letters() + ", " + text::lowerCase(rules.letters()) + ")");
+                return std::nullopt;
+            }
+            held[index(piece->owner())].push_back(static_cast<std::uint8_t>(piece->creature()));
+        }
+        for (const Player p : {Player::One, Player::Two}) {
+            auto& h = held[index(p)];
+            if (h.empty()) continue;
+            if (h.size() != 4) {
+                fail(error, "DFEN reserve: " + playerName(p) + " has " + std::to_string(h.size()) +
+                                " creatures in reserve, expected 0 or 4");
+                return std::nullopt;
+            }
+            if (pos.pieces(p).any()) {
+                fail(error, "DFEN reserve: " + playerName(p) +
+                                " has creatures both in reserve and on the board");
+                return std::nullopt;
+            }
+            for (int i = 0; i < 4; ++i)
+                if (pos.occupied().has(homeCell(p, i))) {
+                    fail(error, "DFEN reserve: " + playerName(p) + "'s home cell " +
+                                    homeCell(p, i).name() + " is not empty");
+                    return std::nullopt;
+                }
+            std::sort(h.begin(), h.end());
+            std::copy(h.begin(), h.end(), pos.st_.reserve[index(p)].begin());
+        }
+    }
+    const bool setupPending = pos.hasReserve(Player::One) || pos.hasReserve(Player::Two);
+    // Creatures in reserve count as pieces (RULES §15.4).
+    if (pos.occupied().empty() && !setupPending) {
         fail(error, "DFEN cells: no pieces on the board");
         return std::nullopt;
     }
@@ -124,6 +198,20 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         return std::nullopt;
     }
     pos.st_.decider = pos.st_.side;
+    if (setupPending) {
+        // A set-up-pending DFEN is the start of a game; no end check is made yet (§15.5).
+        if (pos.st_.side != Player::One || pos.st_.actions != 2 || pos.st_.quiet != 0 ||
+            pos.st_.turn != 1 || pos.st_.hold != std::array<std::uint32_t, 2>{}) {
+            fail(error,
+                 "DFEN reserve: a set-up is pending, so the other fields must read "
+                 "'1 2 0 1' with no hold counters but 0/0");
+            return std::nullopt;
+        }
+        pos.st_.phase = Phase::Setup;
+        pos.st_.decider = pos.hasReserve(Player::One) ? Player::One : Player::Two;
+        pos.st_.key = pos.computeKey();
+        return pos;
+    }
 
     // A finished game is a valid, terminal position (RULES §11).
     const int n1 = pos.pieces(Player::One).count(), n2 = pos.pieces(Player::Two).count();
@@ -148,13 +236,23 @@ std::string Position::dfen() const {
     std::string s;
     for (int i = 0; i < Cell::kCount; ++i) {
         if (i == 1 || i == 13) s += '/';
-        s += board_[i].letter();
+        s += rules_->letter(board_[i]);
     }
     s += ' ';
     s += st_.side == Player::One ? '1' : '2';
     s += ' ';
     s += static_cast<char>('0' + st_.actions);
     s += ' ' + std::to_string(st_.quiet) + ' ' + std::to_string(st_.turn);
+    if (st_.phase == Phase::Setup) {
+        // Player 1's reserve, then player 2's, each in creature-table order (§15.4).
+        s.insert(s.find(' '), "/");
+        std::string letters;
+        for (const Player p : {Player::One, Player::Two})
+            if (hasReserve(p))
+                for (const std::uint8_t c : reserve(p))
+                    letters += rules_->letter(Piece(p, static_cast<Creature>(c)));
+        s.insert(s.find(' '), letters);
+    }
     if (st_.hold[0] != 0 || st_.hold[1] != 0)
         s += ' ' + std::to_string(st_.hold[0]) + '/' + std::to_string(st_.hold[1]);
     return s;
@@ -190,6 +288,14 @@ std::uint64_t Position::computeKey() const {
         k ^= kKeys.pendingPlacement[index(st_.decider)][st_.pendingFrom.index()];
     if (rules_->centreWin() > 0)
         k ^= holdKey(Player::One, st_.hold[0]) ^ holdKey(Player::Two, st_.hold[1]);
+    return k ^ reserveKey(Player::One) ^ reserveKey(Player::Two);
+}
+
+std::uint64_t Position::reserveKey(Player p) const {
+    std::uint64_t k = 0;
+    if (hasReserve(p))
+        for (int i = 0; i < 4; ++i)
+            k ^= kKeys.reserve[index(p)][i][st_.reserve[index(p)][i]];
     return k;
 }
 
@@ -226,6 +332,10 @@ void Position::generate(EventList& out) const {
             for (const Cell to : board::adjacent(st_.pendingFrom) & empty)
                 out.push(Event::place(st_.pendingFrom, to));
             return;
+        case Phase::Setup:
+            forEachArrangement(reserve(st_.decider),
+                               [&](std::uint8_t slots) { out.push(Event::setup(slots)); });
+            return;
     }
 }
 
@@ -248,6 +358,11 @@ int Position::countEvents() const {
             return pendingCombat().outcomeCount;
         case Phase::Placement:
             return (board::adjacent(st_.pendingFrom) & empty).count();
+        case Phase::Setup: {
+            int n = 0;
+            forEachArrangement(reserve(st_.decider), [&](std::uint8_t) { ++n; });
+            return n;
+        }
     }
     return 0;
 }
@@ -259,12 +374,41 @@ bool Position::isLegal(Event e) const {
 }
 
 std::optional<Event> Position::parseEvent(std::string_view token) const {
+    if (token.size() == 10 && text::equalIgnoringCase(token.substr(0, 6), "setup:")) {
+        if (st_.phase != Phase::Setup || isOver()) return std::nullopt;
+        const auto& r = reserve(st_.decider);
+        std::uint8_t slots = 0, used = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char ch = token[6 + static_cast<std::size_t>(i)];
+            const char upper = ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
+            const auto piece = rules_->pieceOf(upper);
+            if (!piece) return std::nullopt;
+            int slot = 0;
+            while (slot < 4 && ((used & (1u << slot)) ||
+                                r[slot] != static_cast<std::uint8_t>(piece->creature())))
+                ++slot;
+            if (slot == 4) return std::nullopt;
+            used |= static_cast<std::uint8_t>(1u << slot);
+            slots |= static_cast<std::uint8_t>(slot << (2 * i));
+        }
+        return Event::setup(slots);
+    }
     auto e = Event::parse(token);
     if (!e) return std::nullopt;
     if (st_.phase == Phase::Placement && e->kind() == EventKind::Move)
         *e = Event::place(e->from(), e->to());
     if (!isLegal(*e)) return std::nullopt;
     return e;
+}
+
+std::string Position::token(Event e) const {
+    if (e.kind() != EventKind::Setup || st_.phase != Phase::Setup) return e.token();
+    std::string s = "setup:";
+    const auto& r = reserve(st_.decider);
+    for (int i = 0; i < 4; ++i)
+        s += rules_->letter(
+            Piece(Player::Two, static_cast<Creature>(r[(e.slots() >> (2 * i)) & 3])));
+    return s;
 }
 
 double Position::probability(Event outcome) const {
@@ -347,9 +491,30 @@ void Position::apply(Event e) {
             st_.decider = st_.side;
             endAction();
             return;
+        case EventKind::Setup:
+            applySetup(e);
+            return;
         case EventKind::None:
             return;
     }
+}
+
+// The decider's reserve goes to its home cells; then the other player sets up, or the game
+// starts with its end checks (§15.5). Set-ups are no actions: counters stay as they are.
+void Position::applySetup(Event e) {
+    const Player p = st_.decider;
+    const std::array<std::uint8_t, 4> r = reserve(p);
+    st_.key ^= reserveKey(p);
+    st_.reserve[index(p)].fill(kNoReserve);
+    for (int i = 0; i < 4; ++i)
+        put(homeCell(p, i), Piece(p, static_cast<Creature>(r[(e.slots() >> (2 * i)) & 3])));
+    if (hasReserve(opponent(p))) {
+        st_.decider = opponent(p);
+        return;
+    }
+    st_.phase = Phase::Decision;
+    st_.decider = st_.side;
+    checkEnd(false);
 }
 
 void Position::apply(Event e, Undo& saved) {
@@ -380,6 +545,14 @@ void Position::undo(Event e, const Undo& saved) {
             occupancy_[index(saved.attacker.owner())] |= Bitboard::of(saved.state.pendingFrom);
             occupancy_[index(saved.defender.owner())] |= Bitboard::of(saved.state.pendingTo);
             break;
+        case EventKind::Setup: {
+            const Player p = saved.state.decider;
+            for (int i = 0; i < 4; ++i) {
+                board_[homeCell(p, i).index()] = Piece::none();
+                occupancy_[index(p)] ^= Bitboard::of(homeCell(p, i));
+            }
+            break;
+        }
         case EventKind::Attack:
         case EventKind::Pass:
         case EventKind::None:
@@ -449,7 +622,7 @@ bool Position::operator==(const Position& o) const {
            st_.side == o.st_.side && st_.actions == o.st_.actions && st_.phase == o.st_.phase &&
            st_.decider == o.st_.decider && pendingSame && st_.result == o.st_.result &&
            occupancy_ == o.occupancy_ && st_.quiet == o.st_.quiet && st_.turn == o.st_.turn &&
-           st_.hold == o.st_.hold;
+           st_.hold == o.st_.hold && st_.reserve == o.st_.reserve;
 }
 
 std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {
@@ -463,8 +636,11 @@ std::optional<Position> playTokens(Position pos, std::string_view tokens, std::s
         }
         const auto e = pos.parseEvent(token);
         if (!e) {
+            const bool known =
+                Event::parse(token) ||
+                (token.size() == 10 && text::equalIgnoringCase(token.substr(0, 6), "setup:"));
             fail(error, "event " + std::to_string(n) + " '" + std::string(token) +
-                            (Event::parse(token) ? "' is not legal here" : "' is not an event"));
+                            (known ? "' is not legal here" : "' is not an event"));
             return std::nullopt;
         }
         pos.apply(*e);

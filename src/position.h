@@ -7,6 +7,7 @@
 // that must work in place.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@ enum class Phase : std::uint8_t {
     Decision,   // the player on turn chooses an action
     Outcome,    // the dice settle the pending attack (a chance event)
     Placement,  // the winner of a push places the pushed piece
+    Setup,      // a player arranges its reserve on its home cells (RULES §15)
 };
 
 enum class Result : std::uint8_t { Ongoing, Player1Wins, Player2Wins, Draw, Showdown };
@@ -63,6 +65,18 @@ class Position {
     [[nodiscard]] Cell pendingFrom() const { return st_.pendingFrom; }
     [[nodiscard]] Cell pendingTo() const { return st_.pendingTo; }
 
+    // Set-up (RULES §15): a player's creatures not yet set up, in creature-table order, as
+    // creature indices; kNoReserve when the player has none (0 or 4 creatures).
+    static constexpr std::uint8_t kNoReserve = 0xFF;
+    [[nodiscard]] const std::array<std::uint8_t, 4>& reserve(Player p) const {
+        return st_.reserve[index(p)];
+    }
+    [[nodiscard]] bool hasReserve(Player p) const { return st_.reserve[index(p)][0] != kNoReserve; }
+    // A player's home cells in §15.1 order: c2-c5, c8-c11.
+    [[nodiscard]] static Cell homeCell(Player p, int i) {
+        return Cell::outer((p == Player::One ? 2 : 8) + i);
+    }
+
     [[nodiscard]] Result result() const { return st_.result; }
     [[nodiscard]] bool isOver() const { return st_.result != Result::Ongoing; }
     // The probabilities that player 1 / player 2 win; exact 0/1 for decided games, the
@@ -79,8 +93,12 @@ class Position {
     // count at the last ply).
     [[nodiscard]] int countEvents() const;
     [[nodiscard]] bool isLegal(Event e) const;
-    // The legal event a token names here ("x-y" is a placement when one is due).
+    // The legal event a token names here ("x-y" is a placement when one is due;
+    // "setup:ghsn" a set-up, any case).
     [[nodiscard]] std::optional<Event> parseEvent(std::string_view token) const;
+    // The token of an event of this position: Event::token(), but a set-up's letters come
+    // from the reserve ("setup:ghsn", lower case).
+    [[nodiscard]] std::string token(Event e) const;
     // The probability of an outcome event while an outcome is due.
     [[nodiscard]] double probability(Event outcome) const;
 
@@ -100,6 +118,9 @@ class Position {
         std::uint32_t quiet = 0;
         std::uint32_t turn = 1;
         std::array<std::uint32_t, 2> hold{};
+        std::array<std::array<std::uint8_t, 4>, 2> reserve{
+            {{kNoReserve, kNoReserve, kNoReserve, kNoReserve},
+             {kNoReserve, kNoReserve, kNoReserve, kNoReserve}}};
     };
 
     // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
@@ -129,6 +150,8 @@ class Position {
     void resolvePush(Cell pushed, Player decider, bool counter);
     void endAction();
     void checkEnd(bool turnEnded);
+    void applySetup(Event e);
+    [[nodiscard]] std::uint64_t reserveKey(Player p) const;
     [[nodiscard]] const Rules::Combat& pendingCombat() const;
 
     const Rules* rules_;

@@ -21,6 +21,30 @@ constexpr RatingTable kKellyRatings = {
     {{6, 6, 2}, {6, 5, 3}, {4, 3, 2}, {4, 4, 1}, {2, 7, 3}, {3, 8, 1}, {7, 3, 2}, {8, 2, 2}}};
 constexpr RatingTable kHolochessRatings = {
     {{5, 5, 2}, {5, 4, 3}, {3, 3, 2}, {4, 3, 1}, {1, 6, 2}, {2, 6, 1}, {6, 2, 2}, {6, 1, 3}}};
+constexpr std::array<std::string_view, kCreatureCount> kCreatureNames = {
+    "Mantellian Savrip", "Monnok", "Ghhhk",      "Houjix",
+    "Kintan Strider",    "Ng'ok",  "K'lor'slug", "Molator"};
+
+// The built-in creature sets: §2's letters and names with a ruleset's ratings, and its
+// startpos (§3) as creature indices.
+std::shared_ptr<const CreatureSet> builtinSet(std::string name, const RatingTable& ratings,
+                                              std::array<std::uint8_t, 4> start1,
+                                              std::array<std::uint8_t, 4> start2) {
+    std::vector<CreatureDef> creatures;
+    for (int c = 0; c < kCreatureCount; ++c)
+        creatures.push_back({kCreatureLetters[c], ratings[c], std::string(kCreatureNames[c])});
+    return std::make_shared<const CreatureSet>(std::move(name), std::move(creatures), start1,
+                                               start2);
+}
+
+// Immutable once built; shared by every Rules of the ruleset.
+const std::shared_ptr<const CreatureSet>& builtinSet(Ruleset r) {
+    // G H S N against M L T K; holochess S G N L against M H T K.
+    static const auto kelly = builtinSet("Kelly", kKellyRatings, {2, 3, 0, 5}, {1, 7, 4, 6});
+    static const auto holochess =
+        builtinSet("Holochess", kHolochessRatings, {0, 2, 5, 7}, {1, 3, 4, 6});
+    return r == Ruleset::Holochess ? holochess : kelly;
+}
 
 struct Preset {
     DiceModel dice;
@@ -73,8 +97,12 @@ constexpr std::array<std::string_view, N + 1> withRuleset(
 constexpr auto kDiceValues = withRuleset(kDiceModelNames);
 constexpr auto kSwitchValues = withRuleset(std::array<std::string_view, 2>{"true", "false"});
 constexpr auto kBlockedPushValues = withRuleset(kBlockedPushNames);
+constexpr std::array<std::string_view, 2> kSetupValues = {"dealt", "arrange"};
 
-constexpr RuleOptions kDefaults{};
+// The defaults of RuleOptions' fields (a RuleOptions, holding a shared_ptr, is no literal).
+constexpr Ruleset kDefaultRuleset = Ruleset::Kelly;
+constexpr int kDefaultCentreWin = -1;
+constexpr int kDefaultDrawTurns = 40;
 
 // A value of kSwitchValues (checked, so spelled as listed).
 std::optional<bool> switchValue(const OptionValue& v) {
@@ -82,45 +110,86 @@ std::optional<bool> switchValue(const OptionValue& v) {
     return v.text == "true";
 }
 
-void setRuleset(RuleOptions& o, const OptionValue& v);
+using Applied = std::optional<std::string>;
 
-constexpr std::array<RuleOptionSpec, 8> kRuleOptions = {{
-    {OptionSpec::combo("Ruleset", kRulesetNames[static_cast<int>(kDefaults.ruleset)],
-                       kRulesetNames),
+Applied setRuleset(RuleOptions& o, const OptionValue& v);
+
+// Reads the file once (RULES §16.3); an empty value goes back to the ruleset's creatures.
+Applied setCreatureFile(RuleOptions& o, const OptionValue& v) {
+    if (v.text.empty()) {
+        o.creatureFile = nullptr;
+        return std::nullopt;
+    }
+    std::string error;
+    auto set = CreatureSet::load(v.text, &error);
+    if (!set) return error;
+    o.creatureFile = std::make_shared<const CreatureSet>(std::move(*set));
+    return std::nullopt;
+}
+
+constexpr std::array<RuleOptionSpec, 10> kRuleOptions = {{
+    {OptionSpec::combo("Ruleset", kRulesetNames[static_cast<int>(kDefaultRuleset)], kRulesetNames),
      false, setRuleset},
     {OptionSpec::combo("Dice", kRulesetValue, kDiceValues), true,
-     [](RuleOptions& o, const OptionValue& v) {
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
          o.dice = lookup<DiceModel>(kDiceModelNames, v.text);
+         return std::nullopt;
      }},
     {OptionSpec::combo("SafeOuterOrbit", kRulesetValue, kSwitchValues), true,
-     [](RuleOptions& o, const OptionValue& v) { o.safeOuterOrbit = switchValue(v); }},
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.safeOuterOrbit = switchValue(v);
+         return std::nullopt;
+     }},
     {OptionSpec::combo("KingOfTheCentre", kRulesetValue, kSwitchValues), true,
-     [](RuleOptions& o, const OptionValue& v) { o.kingOfTheCentre = switchValue(v); }},
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.kingOfTheCentre = switchValue(v);
+         return std::nullopt;
+     }},
     {OptionSpec::combo("CentreStraight", kRulesetValue, kSwitchValues), true,
-     [](RuleOptions& o, const OptionValue& v) { o.centreStraight = switchValue(v); }},
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.centreStraight = switchValue(v);
+         return std::nullopt;
+     }},
     {OptionSpec::combo("BlockedPush", kRulesetValue, kBlockedPushValues), true,
-     [](RuleOptions& o, const OptionValue& v) {
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
          o.blockedPush = lookup<BlockedPush>(kBlockedPushNames, v.text);
+         return std::nullopt;
      }},
     // -1: the ruleset's, 0: off.
-    {OptionSpec::spin("CentreWin", kDefaults.centreWin, -1, 20), true,
-     [](RuleOptions& o, const OptionValue& v) { o.centreWin = static_cast<int>(v.number); }},
+    {OptionSpec::spin("CentreWin", kDefaultCentreWin, -1, 20), true,
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.centreWin = static_cast<int>(v.number);
+         return std::nullopt;
+     }},
     // 0: no quiet draw.
-    {OptionSpec::spin("DrawTurns", kDefaults.drawTurns, 0, 1000), false,
-     [](RuleOptions& o, const OptionValue& v) { o.drawTurns = static_cast<int>(v.number); }},
+    {OptionSpec::spin("DrawTurns", kDefaultDrawTurns, 0, 1000), false,
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.drawTurns = static_cast<int>(v.number);
+         return std::nullopt;
+     }},
+    {OptionSpec::combo("Setup", kSetupValues[0], kSetupValues), false,
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.arrange = v.text == kSetupValues[1];
+         return std::nullopt;
+     }},
+    {OptionSpec::string("CreatureFile", ""), false, setCreatureFile},
 }};
 
-void setRuleset(RuleOptions& o, const OptionValue& v) {
+Applied setRuleset(RuleOptions& o, const OptionValue& v) {
     o.ruleset = *lookup<Ruleset>(kRulesetNames, v.text);
     for (const RuleOptionSpec& r : kRuleOptions)
-        if (r.resetByRuleset) r.apply(o, *checkOptionValue(r.spec, r.spec.defaultValue(), nullptr));
+        if (r.resetByRuleset)
+            (void)r.apply(o, *checkOptionValue(r.spec, r.spec.defaultValue(), nullptr));
+    return std::nullopt;
 }
 
 }  // namespace
 
 char Piece::letter() const {
     if (isNone()) return '.';
-    const char upper = kCreatureLetters[static_cast<int>(creature())];
+    const int c = static_cast<int>(creature());
+    // Creatures past the built-in table have no letter of their own here.
+    const char upper = c < kCreatureCount ? kCreatureLetters[c] : '?';
     return owner() == Player::One ? upper : static_cast<char>(std::tolower(upper));
 }
 
@@ -163,8 +232,7 @@ std::optional<std::string> RuleOptions::set(std::string_view name, std::string_v
     std::string error;
     const auto checked = checkOptionValue(option->spec, value, &error);
     if (!checked) return error;
-    option->apply(*this, *checked);
-    return std::nullopt;
+    return option->apply(*this, *checked);
 }
 
 std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
@@ -182,7 +250,13 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
     centreStraight_ = options.centreStraight.value_or(p.centreStraight);
     blockedPush_ = options.blockedPush.value_or(p.blockedPush);
     centreWin_ = options.centreWin >= 0 ? options.centreWin : p.centreWin;
-    ratings_ = options.ruleset == Ruleset::Holochess ? kHolochessRatings : kKellyRatings;
+    creatures_ = options.creatureFile ? options.creatureFile : builtinSet(options.ruleset);
+    // An explicit Dice wins, then the file's dice line, then the ruleset's (RULES §16.3).
+    if (!options.dice && options.creatureFile && options.creatureFile->dice())
+        dice_ = *options.creatureFile->dice();
+    const int n = creatures_->size();
+    for (int c = 0; c < n; ++c)
+        ratings_[c] = creatures_->creature(c).ratings;
 
     std::uint64_t digest = 0x7AB1E5ull;
     for (const std::uint64_t field :
@@ -190,16 +264,39 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
           std::uint64_t{kingOfTheCentre_}, std::uint64_t{centreStraight_},
           static_cast<std::uint64_t>(blockedPush_), static_cast<std::uint64_t>(centreWin_)})
         mix(digest, field);
-    for (const Ratings& r : ratings_)
-        mix(digest, static_cast<std::uint64_t>(r.attack) |
-                        static_cast<std::uint64_t>(r.defence) << 8 |
-                        static_cast<std::uint64_t>(r.movement) << 16);
+    const auto ratingsField = [](const Ratings& r) {
+        return static_cast<std::uint64_t>(r.attack) | static_cast<std::uint64_t>(r.defence) << 8 |
+               static_cast<std::uint64_t>(r.movement) << 16;
+    };
+    // A creature file's set also mixes in its size and letters, so that no table of a
+    // ruleset's own creatures is ever read for it (nor one set's for another's).
+    if (options.creatureFile) {
+        mix(digest, 0xC4EA7u << 8 | static_cast<std::uint64_t>(n));
+        for (int c = 0; c < n; ++c)
+            mix(digest, ratingsField(ratings_[c]) |
+                            static_cast<std::uint64_t>(creatures_->creature(c).letter) << 24);
+    } else {
+        for (int c = 0; c < n; ++c)
+            mix(digest, ratingsField(ratings_[c]));
+    }
     gameFingerprint_ = digest;
     mix(digest, static_cast<std::uint64_t>(options.drawTurns));
     fingerprint_ = digest;
 
-    for (int a = 0; a < kCreatureCount; ++a) {
-        for (int d = 0; d < kCreatureCount; ++d) {
+    // The built-in sets keep small keys (the evaluator's memo used them before files); a
+    // file's key is a digest of dice and ratings with the top bit set.
+    if (options.creatureFile) {
+        std::uint64_t key = static_cast<std::uint64_t>(dice_);
+        for (int c = 0; c < n; ++c)
+            mix(key, ratingsField(ratings_[c]));
+        materialKey_ = key | std::uint64_t{1} << 63;
+    } else {
+        materialKey_ =
+            (options.ruleset == Ruleset::Holochess ? 4u : 0u) + static_cast<std::uint64_t>(dice_);
+    }
+
+    for (int a = 0; a < n; ++a) {
+        for (int d = 0; d < n; ++d) {
             Combat& c = combat_[a][d];
             c.exact = attackOdds(dice_, ratings_[a].attack, ratings_[d].defence);
             for (const Outcome o : kOutcomes) {
@@ -222,6 +319,48 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
     }
 }
 
+char Rules::letter(Piece p) const {
+    if (p.isNone()) return '.';
+    const char upper = creatures_->creature(static_cast<int>(p.creature())).letter;
+    return p.owner() == Player::One ? upper : static_cast<char>(upper - 'A' + 'a');
+}
+
+std::optional<Piece> Rules::pieceOf(char letter) const {
+    const bool lower = letter >= 'a' && letter <= 'z';
+    const char upper = lower ? static_cast<char>(letter - 'a' + 'A') : letter;
+    const auto c = creatures_->find(upper);
+    if (!c) return std::nullopt;
+    return Piece(lower ? Player::Two : Player::One, static_cast<Creature>(*c));
+}
+
+std::string Rules::letters() const {
+    std::string s;
+    for (int c = 0; c < creatureCount(); ++c)
+        s += creatures_->creature(c).letter;
+    return s;
+}
+
+std::string Rules::startDfen() const {
+    if (arrange()) {
+        // The start creatures in reserve, each player's in creature-table order (§15.4).
+        std::string s = "./............/............/";
+        for (int p = 0; p < 2; ++p) {
+            std::array<std::uint8_t, 4> group = creatures_->start(p);
+            std::sort(group.begin(), group.end());
+            for (const std::uint8_t c : group)
+                s += letter(Piece(p == 0 ? Player::One : Player::Two, static_cast<Creature>(c)));
+        }
+        return s + " 1 2 0 1";
+    }
+    std::string s = "./............/.";
+    for (int p = 0; p < 2; ++p) {
+        for (const std::uint8_t c : creatures_->start(p))
+            s += letter(Piece(p == 0 ? Player::One : Player::Two, static_cast<Creature>(c)));
+        s += p == 0 ? ".." : ".";
+    }
+    return s + " 1 2 0 1";
+}
+
 std::string Rules::describe() const {
     auto flag = [](bool b) { return b ? "true" : "false"; };
     return std::string(rulesetName(ruleset())) + " Dice=" + std::string(diceModelName(dice_)) +
@@ -229,7 +368,9 @@ std::string Rules::describe() const {
            " KingOfTheCentre=" + flag(kingOfTheCentre_) +
            " CentreStraight=" + flag(centreStraight_) +
            " BlockedPush=" + std::string(blockedPushName(blockedPush_)) +
-           " CentreWin=" + std::to_string(centreWin_) + " DrawTurns=" + std::to_string(drawTurns());
+           " CentreWin=" + std::to_string(centreWin_) +
+           " DrawTurns=" + std::to_string(drawTurns()) + (arrange() ? " Setup=arrange" : "") +
+           (fromCreatureFile() ? " CreatureFile=" + creatures_->path() : std::string());
 }
 
 }  // namespace dejarik

@@ -7,11 +7,13 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "creature_set.h"
 #include "dice.h"
 #include "option.h"
 
@@ -25,6 +27,9 @@ enum class Player : std::uint8_t { One, Two };
     return static_cast<int>(p);
 }
 
+// A creature of the set in force: its index in the set's table (RULES §16). The names are
+// the ruleset's own creatures (§2), indices 0-7 in both built-in tables; a creature file
+// numbers its creatures in file order, up to kMaxCreatures.
 enum class Creature : std::uint8_t {
     Savrip,
     Monnok,
@@ -35,29 +40,38 @@ enum class Creature : std::uint8_t {
     Klorslug,
     Molator
 };
+// The ruleset's own creatures (§2), in both built-in tables.
 inline constexpr int kCreatureCount = 8;
 inline constexpr std::string_view kCreatureLetters = "SMGHTNKL";
+// Creatures of any set (RULES §16: one per letter).
+inline constexpr int kMaxCreatures = CreatureSet::kMaxCreatures;
 
 // A creature owned by a player, or no piece. Code 0 is the empty cell so a cleared board
-// array is an empty board.
+// array is an empty board. Bits of code - 1: creature & 7, then the owner, then creature >> 3,
+// so that the ruleset's own creatures keep indices 0..15 (and their Zobrist keys).
 class Piece {
   public:
     constexpr Piece() = default;
     constexpr Piece(Player owner, Creature creature)
-        : code_(static_cast<std::uint8_t>(1 + static_cast<int>(creature) +
-                                          8 * dejarik::index(owner))) {}
+        : code_(static_cast<std::uint8_t>(1 + (static_cast<int>(creature) & 7) +
+                                          8 * dejarik::index(owner) +
+                                          16 * (static_cast<int>(creature) >> 3))) {}
 
     [[nodiscard]] static constexpr Piece none() { return Piece(); }
     [[nodiscard]] constexpr bool isNone() const { return code_ == 0; }
-    [[nodiscard]] constexpr Player owner() const { return static_cast<Player>((code_ - 1) >> 3); }
-    [[nodiscard]] constexpr Creature creature() const {
-        return static_cast<Creature>((code_ - 1) & 7);
+    [[nodiscard]] constexpr Player owner() const {
+        return static_cast<Player>(((code_ - 1) >> 3) & 1);
     }
-    // 0..15 for a piece, used to index key tables.
+    [[nodiscard]] constexpr Creature creature() const {
+        return static_cast<Creature>(((code_ - 1) & 7) | ((code_ - 1) >> 4) << 3);
+    }
+    // 0..kPieceIndices - 1 for a piece, used to index key tables.
     [[nodiscard]] constexpr int index() const { return code_ - 1; }
+    static constexpr int kPieceIndices = 16 * ((kMaxCreatures + 7) / 8);
     constexpr bool operator==(const Piece&) const = default;
 
-    // Upper case for player 1, lower case for player 2, '.' for none.
+    // The letters of the ruleset's own creatures (§2): upper case for player 1, lower case
+    // for player 2, '.' for none. With a creature set in force, Rules::letter is the one.
     [[nodiscard]] char letter() const;
     [[nodiscard]] static std::optional<Piece> fromLetter(char letter);
 
@@ -74,12 +88,6 @@ inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::Da
 enum class BlockedPush : std::uint8_t { Stay, Kill, KillOnPush };
 [[nodiscard]] std::string_view blockedPushName(BlockedPush b);
 
-struct Ratings {
-    int attack = 0;
-    int defence = 0;
-    int movement = 0;
-};
-
 // The rule options as a user sets them (PROTOCOL.md "Options"): unset optionals and
 // centreWin -1 mean "as the ruleset says". The defaults here are the options' defaults.
 struct RuleOptions {
@@ -91,6 +99,10 @@ struct RuleOptions {
     std::optional<BlockedPush> blockedPush;
     int centreWin = -1;
     int drawTurns = 40;
+    // Setup arrange (RULES §15.2): startpos holds both players' creatures in reserve.
+    bool arrange = false;
+    // A creature set read from a file (RULES §16.3); none: the ruleset's own creatures.
+    std::shared_ptr<const CreatureSet> creatureFile;
 
     bool operator==(const RuleOptions&) const = default;
 
@@ -110,7 +122,9 @@ struct RuleOptionSpec {
     OptionSpec spec;
     // Setting Ruleset puts this option back to its default (the ruleset's setting).
     bool resetByRuleset = false;
-    void (*apply)(RuleOptions& options, const OptionValue& value) = nullptr;
+    // Returns an error when the value cannot take effect (a creature file that fails to load);
+    // the options are then unchanged.
+    std::optional<std::string> (*apply)(RuleOptions& options, const OptionValue& value) = nullptr;
 };
 
 // Every rule option, in the order engines announce them.
@@ -137,8 +151,27 @@ class Rules {
     [[nodiscard]] BlockedPush blockedPush() const { return blockedPush_; }
     [[nodiscard]] int centreWin() const { return centreWin_; }
     [[nodiscard]] int drawTurns() const { return options_.drawTurns; }
+    // Setup arrange: startpos is set-up pending (RULES §15.2). It shapes no game tree.
+    [[nodiscard]] bool arrange() const { return options_.arrange; }
 
     [[nodiscard]] const Ratings& ratings(Creature c) const { return ratings_[static_cast<int>(c)]; }
+
+    // The creature set in force: the ruleset's own table or the CreatureFile's (RULES §16).
+    [[nodiscard]] const CreatureSet& creatures() const { return *creatures_; }
+    [[nodiscard]] bool fromCreatureFile() const { return options_.creatureFile != nullptr; }
+    [[nodiscard]] int creatureCount() const { return creatures_->size(); }
+    // A piece's letter in the set in force: upper case player 1, lower case player 2, '.' none.
+    [[nodiscard]] char letter(Piece p) const;
+    // The piece a letter of the set in force names (its case gives the owner), or nothing.
+    [[nodiscard]] std::optional<Piece> pieceOf(char letter) const;
+    // The set's letters, upper case, in table order ("SMGHTNKL").
+    [[nodiscard]] std::string letters() const;
+    // The start position's DFEN (RULES §3, §16.3), with Setup arrange its creatures in
+    // reserve (§15.2).
+    [[nodiscard]] std::string startDfen() const;
+    // What the evaluator's material model depends on (dice model and ratings): equal keys,
+    // equal combat and showdown odds for every creature pair.
+    [[nodiscard]] std::uint64_t materialKey() const { return materialKey_; }
 
     // Combat odds of attacker against defender, exact and as doubles; `mask` has bit o set
     // for every outcome o of non-zero probability.
@@ -184,9 +217,11 @@ class Rules {
     int centreWin_;
     std::uint64_t gameFingerprint_ = 0;
     std::uint64_t fingerprint_ = 0;
-    std::array<Ratings, kCreatureCount> ratings_{};
-    std::array<std::array<Combat, kCreatureCount>, kCreatureCount> combat_{};
-    std::array<std::array<Showdown, kCreatureCount>, kCreatureCount> showdown_{};
+    std::uint64_t materialKey_ = 0;
+    std::shared_ptr<const CreatureSet> creatures_;
+    std::array<Ratings, kMaxCreatures> ratings_{};
+    std::array<std::array<Combat, kMaxCreatures>, kMaxCreatures> combat_{};
+    std::array<std::array<Showdown, kMaxCreatures>, kMaxCreatures> showdown_{};
 };
 
 }  // namespace dejarik

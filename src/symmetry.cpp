@@ -45,7 +45,7 @@ std::string decisionDfen(const Position& pos, Transform t, std::uint32_t quiet) 
     std::string cells(Cell::kCount, '.');
     for (int i = 0; i < Cell::kCount; ++i)
         cells[static_cast<std::size_t>(transform(Cell(i), t.board).index())] =
-            transform(pos.at(Cell(i)), t).letter();
+            pos.rules().letter(transform(pos.at(Cell(i)), t));
     const Player side = transform(pos.sideToMove(), t);
     const std::uint32_t hold1 = pos.hold(transform(Player::One, t));
     const std::uint32_t hold2 = pos.hold(transform(Player::Two, t));
@@ -116,6 +116,8 @@ std::optional<std::string> transformTokens(std::string_view tokens, Transform t)
 
 Position transform(const Position& pos, Transform t) {
     const Rules& rules = pos.rules();
+    // Home cells are fixed (RULES §15.1): a set-up cannot be turned or mirrored.
+    if (pos.phase() == Phase::Setup) throw std::invalid_argument("transform: a set-up is pending");
     // Outside a decision the pending attack reset the quiet counter; in a decision it is the
     // position's own.
     const std::uint32_t quiet = pos.phase() == Phase::Decision ? pos.quiet() : 0;
@@ -125,6 +127,7 @@ Position transform(const Position& pos, Transform t) {
     const auto map = [&](Cell c) { return transform(c, t.board); };
     switch (pos.phase()) {
         case Phase::Decision:
+        case Phase::Setup:
             break;
         case Phase::Outcome:
             out->apply(Event::attack(map(pos.pendingFrom()), map(pos.pendingTo())));

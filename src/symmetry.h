@@ -128,6 +128,8 @@ struct Transform {
         case EventKind::None:
         case EventKind::Pass:
         case EventKind::Outcome:
+        // Slots of the reserve, not cells (set-up positions have no images, below).
+        case EventKind::Setup:
             return e;
     }
     return e;

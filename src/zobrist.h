@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "board.h"
+#include "rules.h"
 #include "splitmix.h"
 
 namespace dejarik::zobrist {
@@ -14,7 +15,7 @@ namespace dejarik::zobrist {
 inline constexpr int kHoldLimit = 64;
 
 struct Keys {
-    std::array<std::array<std::uint64_t, Cell::kCount>, 16> piece{};
+    std::array<std::array<std::uint64_t, Cell::kCount>, Piece::kPieceIndices> piece{};
     std::uint64_t sideTwo = 0;
     std::uint64_t oneActionLeft = 0;
     // An attack from -> to whose outcome is due.
@@ -22,6 +23,8 @@ struct Keys {
     // A pushed piece on the cell whose placement player p decides.
     std::array<std::array<std::uint64_t, Cell::kCount>, 2> pendingPlacement{};
     std::array<std::array<std::uint64_t, kHoldLimit>, 2> hold{};
+    // A creature in a player's reserve slot (RULES §15.4), by player, slot, creature.
+    std::array<std::array<std::array<std::uint64_t, kMaxCreatures>, 4>, 2> reserve{};
 };
 
 // The keys' generator, also named from here by the search and the rules fingerprint.
@@ -30,8 +33,10 @@ using dejarik::splitmix64;
 constexpr Keys makeKeys() {
     Keys k;
     std::uint64_t s = 0xDE1A41Cull;
-    for (auto& row : k.piece)
-        for (auto& v : row)
+    // The ruleset's own creatures' keys (piece indices 0..15) come first; those of larger
+    // creature sets last, so that adding them changed no existing key.
+    for (int i = 0; i < 16; ++i)
+        for (auto& v : k.piece[i])
             v = splitmix64(s);
     k.sideTwo = splitmix64(s);
     k.oneActionLeft = splitmix64(s);
@@ -44,6 +49,13 @@ constexpr Keys makeKeys() {
     for (auto& row : k.hold)
         for (auto& v : row)
             v = splitmix64(s);
+    for (int i = 16; i < Piece::kPieceIndices; ++i)
+        for (auto& v : k.piece[i])
+            v = splitmix64(s);
+    for (auto& slots : k.reserve)
+        for (auto& row : slots)
+            for (auto& v : row)
+                v = splitmix64(s);
     // A zero hold counter contributes nothing, so positions without CentreWin hash alike.
     k.hold[0][0] = k.hold[1][0] = 0;
     return k;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 namespace dejarik::tables {
 
@@ -15,6 +16,11 @@ namespace {
 constexpr const char* kExtension = ".dtb";
 
 Rules withoutQuietDraw(const Rules& rules) {
+    // Sets are indexed by the ruleset's eight creatures (tables/material.h).
+    if (rules.fromCreatureFile())
+        throw std::invalid_argument(
+            "endgame tables cover the rulesets' own creatures only, "
+            "not a CreatureFile");
     RuleOptions options = rules.options();
     options.drawTurns = 0;
     return Rules(options);
@@ -248,6 +254,8 @@ std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) cons
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
     if (pos.isOver())
         return TableValue{pos.winProbability(Player::One) - pos.winProbability(Player::Two), 0};
+    // A set-up to come (RULES §15): the tables hold no reserves.
+    if (pos.phase() == Phase::Setup) return std::nullopt;
     if (pos.phase() == Phase::Decision) return lookup(pos);
     if (pos.phase() == Phase::Outcome) {
         const auto v =

@@ -5,8 +5,12 @@ set(DEJARIK_CORE_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_executable(core-tests
   ${DEJARIK_CORE_TESTS_DIR}/test_main.cpp ${DEJARIK_CORE_TESTS_DIR}/test_board.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_dice.cpp ${DEJARIK_CORE_TESTS_DIR}/test_position.cpp
-  ${DEJARIK_CORE_TESTS_DIR}/test_random_games.cpp)
+  ${DEJARIK_CORE_TESTS_DIR}/test_random_games.cpp ${DEJARIK_CORE_TESTS_DIR}/test_creature_set.cpp
+  ${DEJARIK_CORE_TESTS_DIR}/test_setup.cpp)
 target_link_libraries(core-tests PRIVATE core doctest::doctest)
+# The example creature files of data/creatures/ (RULES §16).
+target_compile_definitions(core-tests PRIVATE
+  DEJARIK_DATA_DIR="${DEJARIK_CORE_TESTS_DIR}/../data")
 add_test(NAME core COMMAND core-tests)
 
 # PERFT.md, every number: the shallow ones always, the deep ones (over ~50M leaves) only in

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "deals.h"
@@ -191,6 +192,58 @@ TEST_SUITE("arena-unit") {
             std::sort(p1.begin(), p1.end());
             CHECK(p1 == "GLNS");
         }
+    }
+
+    TEST_CASE("random deals under Setup arrange and a creature set") {
+        // Setup arrange: the dealt creatures in the reserves, set-up pending.
+        RuleOptions o;
+        REQUIRE_FALSE(o.set("Setup", "arrange"));
+        const Rules arrange(o);
+        for (int r = 0; r < 50; ++r) {
+            const std::string deal = randomDeal(arrange, 5, r);
+            const auto pos = Position::fromDfen(deal, arrange);
+            REQUIRE_MESSAGE(pos, deal);
+            CHECK(pos->phase() == Phase::Setup);
+            CHECK(pos->occupied().empty());
+            // The same split as the dealt game of the round.
+            const auto dealt = Position::fromDfen(randomDeal(Ruleset::Kelly, 5, r), arrange);
+            std::string a, b;
+            for (int i = 0; i < 4; ++i) {
+                a += arrange.letter(
+                    Piece(Player::One, static_cast<Creature>(pos->reserve(Player::One)[i])));
+                b += dealt->at(Position::homeCell(Player::One, i)).letter();
+            }
+            std::sort(b.begin(), b.end(), [&](char x, char y) {
+                return arrange.pieceOf(x)->creature() < arrange.pieceOf(y)->creature();
+            });
+            CHECK(a == b);
+        }
+        // A creature set: each player keeps its start group, in some order.
+        std::string error;
+        auto set = CreatureSet::parse(
+            "start ABCD DDCC\nA 1 1 1 a\nB 2 2 2 b\nC 3 3 3 c\n"
+            "D 4 4 4 d\n",
+            "set", &error);
+        REQUIRE_MESSAGE(set, error);
+        RuleOptions f;
+        f.creatureFile = std::make_shared<const CreatureSet>(*set);
+        const Rules custom(f);
+        std::set<std::string> orders;
+        for (int r = 0; r < 50; ++r) {
+            const auto pos = Position::fromDfen(randomDeal(custom, 5, r), custom);
+            REQUIRE(pos);
+            std::string p1, p2;
+            for (int i = 0; i < 4; ++i) {
+                p1 += custom.letter(pos->at(Position::homeCell(Player::One, i)));
+                p2 += custom.letter(pos->at(Position::homeCell(Player::Two, i)));
+            }
+            orders.insert(p1);
+            std::sort(p1.begin(), p1.end());
+            std::sort(p2.begin(), p2.end());
+            CHECK(p1 == "ABCD");
+            CHECK(p2 == "ccdd");
+        }
+        CHECK(orders.size() > 10);
     }
 
     TEST_CASE("deal files") {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <random>
 #include <set>
@@ -640,4 +641,43 @@ TEST_CASE("explain: its value is evaluate()'s, to the bit, for any weights") {
     }
     CHECK(checked > 700);
     CHECK(sets > 500);
+}
+
+// RULES §16: the evaluator reads ratings, never letters. A set with the Kelly ratings under
+// other letters (and in another order) evaluates every position as the built-in kelly does,
+// whether the army is standard (the built-in table) or custom (solved from the ratings).
+TEST_CASE("eval: a creature set is judged by its ratings, not its letters") {
+    std::string error;
+    // Kelly's S M G H T N K L as Q R V W X Y Z P, listed in another order.
+    const auto set = CreatureSet::parse(
+        "start VWQY RPXZ\nP 8 2 2 Molator\nQ 6 6 2 Savrip\nR 6 5 3 Monnok\nV 4 3 2 Ghhhk\n"
+        "W 4 4 1 Houjix\nX 2 7 3 Strider\nY 3 8 1 Ng'ok\nZ 7 3 2 K'lor'slug\n",
+        "renamed", &error);
+    REQUIRE_MESSAGE(set, error);
+    RuleOptions o;
+    o.creatureFile = std::make_shared<const CreatureSet>(*set);
+    const Rules renamed(o);
+    const Rules kelly = Rules::preset(Ruleset::Kelly);
+    CHECK(renamed.startDfen() == "./............/.VWQY..rpxz. 1 2 0 1");
+    // The same board in the renamed set's letters, cell by cell.
+    const auto renamedDfen = [&](std::string dfen) {
+        constexpr std::string_view kRenamed = "QRVWXYZP";  // of S M G H T N K L
+        for (std::size_t i = 0; i < dfen.find(' '); ++i)
+            if (const auto p = kelly.pieceOf(dfen[i])) {
+                const auto c = renamed.pieceOf(kRenamed[static_cast<std::size_t>(p->creature())]);
+                dfen[i] = renamed.letter(Piece(p->owner(), c->creature()));
+            }
+        return dfen;
+    };
+    for (const char* dfen :
+         {"./............/.GHSN..mltk. 1 2 0 1", "S/Hk...mN....l/tG.........g 1 2 0 1",
+          "L/n.........../...S........ 1 2 0 1", "./SmKl......../tNhS....s... 2 1 5 9"}) {
+        CAPTURE(dfen);
+        const auto a = Position::fromDfen(dfen, kelly, &error);
+        REQUIRE_MESSAGE(a, error);
+        const auto b = Position::fromDfen(renamedDfen(dfen), renamed, &error);
+        REQUIRE_MESSAGE(b, error);
+        CHECK(eval::evaluate(*b) == doctest::Approx(eval::evaluate(*a)).epsilon(1e-9));
+        CHECK(eval::attritionWin(*b) == doctest::Approx(eval::attritionWin(*a)).epsilon(1e-12));
+    }
 }

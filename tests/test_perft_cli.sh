@@ -131,6 +131,23 @@ if [[ $rc -ne 0 || $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -q 'leaves/s' "$tmp/e
     fail "timing line on stderr: rc $rc, '$(cat "$tmp/err")'"
 fi
 
+# --- creature files (RULES §16) and set-ups (§15) ----------------------------------------
+creatures="$(cd "$(dirname "$0")/../data/creatures" && pwd)"
+expect_output 'Nodes searched: 4611' --option "CreatureFile=$creatures/kelly.txt" --startpos --depth 3
+expect_output 'Nodes searched: 14923' --option "CreatureFile=$creatures/mirror-raiders.txt" \
+    --startpos --depth 3
+expect_usage_error 'missing.txt:' --option "CreatureFile=$creatures/missing.txt" --startpos \
+    --depth 1
+expect_usage_error "'S' on a is not" --option "CreatureFile=$creatures/mirror-raiders.txt" \
+    --dfen "$melee" --depth 1
+expect_output 'Nodes searched: 5760' --option Setup=arrange --startpos --depth 3
+expect_output 'Nodes searched: 5760' --option Setup=arrange --startpos --depth 3 --unmake
+expect_output $'setup:gghh: 1\nsetup:ghgh: 1\nsetup:ghhg: 1\nsetup:hggh: 1\nsetup:hghg: 1\nsetup:hhgg: 1\n\nNodes searched: 6' \
+    --dfen './............/............/GGHHmmll 1 2 0 1' --depth 1 --divide
+expect_output 'Nodes searched: 4200' --dfen './............/............/SGHNmtkl 1 2 0 1' \
+    --moves 'setup:ghsn' --depth 3
+expect_usage_error 'home cell c3' --dfen './............/..m........./SGHN 1 2 0 1' --depth 1
+
 # --help works and keeps the measurement switch hidden.
 checks=$((checks + 1))
 run --help

@@ -427,7 +427,7 @@ TEST_CASE("DFEN: each kind of malformed input is rejected, naming the field") {
         {"./............./.GHSN..mltk. 1 2 0 1", "cells"},
         {"../............/.GHSN..mltk. 1 2 0 1", "cells"},
         {"/............/.GHSN..mltk. 1 2 0 1", "cells"},
-        {"./............/.GHSN..mltk./ 1 2 0 1", "cells"},
+        {"./............/.GHSN..mltk./ 1 2 0 1", "reserve"},  // v1.3: an empty reserve part
         {"./............/.GHSN..mltk.. 1 2 0 1", "cells"},
         {"./............-.GHSN..mltk. 1 2 0 1", "cells"},
         {"./............/.GHSN..mltx. 1 2 0 1", "cells"},

@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 20 + 1);
+        REQUIRE(lines.size() == 2 + 23 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -94,6 +94,8 @@ TEST_SUITE("session") {
             "kill-on-push",
             "option name CentreWin type spin default -1 min -1 max 20",
             "option name DrawTurns type spin default 40 min 0 max 1000",
+            "option name Setup type combo default dealt var dealt var arrange",
+            "option name CreatureFile type string default <empty>",
             "option name Hash type spin default 64 min 1 max 65536",
             "option name Threads type spin default 1 min 1 max 256",
             "option name MultiPV type spin default 1 min 1 max 64",
@@ -104,6 +106,7 @@ TEST_SUITE("session") {
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random var "
             "cautious",
+            "option name SetupPlayer type combo default search var search var random",
             "option name Tables type check default true",
             "option name TablePath type string default <empty>",
             "option name TableGen type check default false",
@@ -632,7 +635,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 2 + 20 + 1);  // id lines, options, deiok
+        CHECK(e.until("deiok").size() == 2 + 23 + 1);  // id lines, options, deiok
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,8 +53,27 @@ struct Variant {
     const char* name;
     Ruleset ruleset;
     std::vector<const char*> options;
-    [[nodiscard]] int games() const { return options.empty() ? kGames : kGames / 2; }
+    // A creature set's file text (RULES §16); empty: the ruleset's own creatures.
+    std::string creatures = {};
+    [[nodiscard]] int games() const {
+        return options.empty() && creatures.empty() ? kGames : kGames / 2;
+    }
 };
+
+// Every letter a creature (piece codes past the built-in eight), movements 1-4, groups with
+// repeats; a single dice line so the set plays alike under every ruleset.
+std::string alphabetSet() {
+    std::string text = "set Alphabet\ndice 2d10\nstart ZZYX aqmz\n";
+    for (int i = 0; i < 26; ++i)
+        text += std::string(1, static_cast<char>('A' + i)) + ' ' + std::to_string(1 + i % 8) + ' ' +
+                std::to_string(1 + (i * 5) % 8) + ' ' + std::to_string(1 + i % 4) + " Creature " +
+                std::to_string(i) + '\n';
+    return text;
+}
+
+constexpr const char* kMirrorRaiders =
+    "set Mirror Raiders\ndice d20\nstart WBDF FDBW\nW 5 3 4 Wraith-hound\nB 2 8 1 Bulwark\n"
+    "D 6 5 2 Duelist\nF 7 2 2 Fang\nA 8 7 1 Ancient\n";
 
 const std::vector<Variant>& variants() {
     static const std::vector<Variant> all = {
@@ -70,6 +90,17 @@ const std::vector<Variant>& variants() {
         {"kelly CentreWin=2 DrawTurns=12 CentreStraight",
          Ruleset::Kelly,
          {"CentreWin=2", "DrawTurns=12", "CentreStraight=true"}},
+        {"kelly with the Mirror Raiders set", Ruleset::Kelly, {}, kMirrorRaiders},
+        {"holochess with a 26-creature set", Ruleset::Holochess, {}, alphabetSet()},
+        {"dalsian-classic with a 26-creature set, Dice=pools",
+         Ruleset::DalsianClassic,
+         {"Dice=pools"},
+         alphabetSet()},
+        {"kelly Setup=arrange", Ruleset::Kelly, {"Setup=arrange"}},
+        {"holochess Setup=arrange with the Mirror Raiders set",
+         Ruleset::Holochess,
+         {"Setup=arrange"},
+         kMirrorRaiders},
     };
     return all;
 }
@@ -79,6 +110,12 @@ Rules makeRules(const Variant& v) {
     o.ruleset = v.ruleset;
     for (const char* a : v.options)
         REQUIRE_FALSE(o.setAssignment(a));
+    if (!v.creatures.empty()) {
+        std::string error;
+        auto set = CreatureSet::parse(v.creatures, v.name, &error);
+        REQUIRE_MESSAGE(set, error);
+        o.creatureFile = std::make_shared<const CreatureSet>(std::move(*set));
+    }
     return Rules(o);
 }
 
@@ -90,6 +127,7 @@ struct Coverage {
     int blockedPushes = 0;
     int passes = 0;
     int centreWins = 0;
+    int setups = 0;
     std::array<int, 5> results{};  // by Result
 };
 
@@ -110,10 +148,11 @@ std::string cellsField(const std::array<char, Cell::kCount>& cells) {
 // c2, c12 and b1 empty but every cell beyond them taken by enemies, none adjacent to it.
 // Turned by a random number of rays, and for either player.
 std::string passStart(std::mt19937_64& rng, const Rules& rules) {
+    const std::string letters = rules.letters();
+    const auto count = static_cast<unsigned>(letters.size());
     std::string twoSteppers;
-    for (int c = 0; c < kCreatureCount; ++c)
-        if (rules.ratings(static_cast<Creature>(c)).movement == 2)
-            twoSteppers += kCreatureLetters[c];
+    for (int c = 0; c < rules.creatureCount(); ++c)
+        if (rules.ratings(static_cast<Creature>(c)).movement == 2) twoSteppers += letters[c];
     const bool second = (rng() & 1) != 0;  // player 2 on turn
     const int turn = static_cast<int>(rng() % 12);
     auto rotated = [turn](int index) {
@@ -125,10 +164,9 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
     cells.fill('.');
     cells[rotated(13)] = ofPlayer(twoSteppers[rng() % twoSteppers.size()], second);  // c1
     for (const int wall : {0, 2, 12, 15, 23})  // a, b2, b12, c3, c11
-        cells[rotated(wall)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+        cells[rotated(wall)] = ofPlayer(letters[rng() % count], !second);
     for (const int extra : {5, 6, 7, 18, 19, 20})  // b5..b7, c6..c8: more enemies, maybe
-        if (rng() & 1)
-            cells[rotated(extra)] = ofPlayer(kCreatureLetters[rng() % kCreatureCount], !second);
+        if (rng() & 1) cells[rotated(extra)] = ofPlayer(letters[rng() % count], !second);
     return cellsField(cells) + (second ? " 2 " : " 1 ") + ((rng() & 1) ? "1 " : "2 ") +
            std::to_string(rng() % 40) + " 1";
 }
@@ -136,14 +174,43 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
 // A random start: the standard one, a random deal, a random crowded board, or one where the
 // player on turn must pass.
 std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
-    const std::string start(Position::startDfen(rules.ruleset()));
+    const std::string start = rules.startDfen();
+    if (rules.arrange() && game % 2 == 0) {
+        // Set-up pending: both reserves (startpos), or player 2's alone with player 1's
+        // creatures already anywhere off player 2's home cells.
+        if (game % 4 == 0) return start;
+        const auto reserve = start.substr(start.rfind('/') + 1, 8);
+        std::array<char, Cell::kCount> cells;
+        cells.fill('.');
+        for (int i = 0; i < 4; ++i) {
+            int cell = 0;
+            do
+                cell = static_cast<int>(rng() % Cell::kCount);
+            while (cells[cell] != '.' || (cell >= 20 && cell <= 23));
+            cells[cell] = reserve[static_cast<std::size_t>(i)];
+        }
+        return cellsField(cells) + '/' + reserve.substr(4) + " 1 2 0 1";
+    }
     if (game % 16 == 15) return passStart(rng, rules);
+    if (rules.arrange()) {
+        // The other games as dealt: the same creatures on their start cells.
+        RuleOptions dealt = rules.options();
+        dealt.arrange = false;
+        return randomStart(rng, Rules(dealt), game);
+    }
     switch (game % 4) {
         case 0:
             return start;
         case 1: {
-            // A deal: the eight creatures split four and four, in random order.
+            // A deal: the eight creatures split four and four, in random order (a creature
+            // set's eight start creatures).
             std::string letters(kCreatureLetters);
+            if (rules.fromCreatureFile()) {
+                letters.clear();
+                for (int p = 0; p < 2; ++p)
+                    for (const std::uint8_t c : rules.creatures().start(p))
+                        letters += rules.letter(Piece(Player::One, static_cast<Creature>(c)));
+            }
             std::shuffle(letters.begin(), letters.end(), rng);
             std::string dfen = start;
             const std::size_t outer = dfen.find('/', 2) + 1;  // c1
@@ -165,7 +232,8 @@ std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
             const int pieces =
                 game % 4 == 2 ? 4 + static_cast<int>(rng() % 21) : 18 + static_cast<int>(rng() % 7);
             for (int i = 0; i < pieces; ++i) {
-                const char upper = kCreatureLetters[rng() % kCreatureCount];
+                const std::string letters = rules.letters();
+                const char upper = letters[rng() % letters.size()];
                 // At least two pieces each, so that no game starts over.
                 const bool second = i < 2 ? false : i < 4 ? true : (rng() & 1) != 0;
                 cells[order[i]] = ofPlayer(upper, second);
@@ -221,8 +289,11 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
         if (!p.isNone()) VERIFY(pos.pieces(p.owner()).has(c));
     }
     VERIFY((pos.actionsLeft() == 1 || pos.actionsLeft() == 2));
-    if (one.empty() || two.empty()) VERIFY(pos.isOver());
-    if (one.count() == 1 && two.count() == 1) VERIFY(pos.result() == Result::Showdown);
+    // While a set-up is pending no end check is made (RULES §15.5).
+    if (pos.phase() != Phase::Setup) {
+        if (one.empty() || two.empty()) VERIFY(pos.isOver());
+        if (one.count() == 1 && two.count() == 1) VERIFY(pos.result() == Result::Showdown);
+    }
 
     pos.generate(events);
     VERIFY(pos.countEvents() == events.size());
@@ -239,7 +310,7 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
     // event played at every node (in playGames).
     if (full) {
         for (const Event e : events) {
-            VERIFY(pos.parseEvent(e.token()) == e);
+            VERIFY(pos.parseEvent(pos.token(e)) == e);
             VERIFY(Event::fromCode(e.code()) == e);
         }
     }
@@ -282,10 +353,28 @@ void checkNode(const Position& pos, EventList& events, bool full, bool deep) {
             for (const Event e : events)
                 VERIFY((e.kind() == EventKind::Place && e.from() == pos.pendingFrom()));
             break;
+        case Phase::Setup: {
+            // Player 1 first; the one setting up has nothing on the board yet; every
+            // arrangement is distinct and each home cell is empty.
+            VERIFY(pos.hasReserve(pos.decider()));
+            VERIFY((pos.decider() == Player::One || !pos.hasReserve(Player::One)));
+            VERIFY(pos.pieces(pos.decider()).empty());
+            VERIFY(!pos.isOver());
+            std::vector<std::string> tokens;
+            for (const Event e : events) {
+                VERIFY(e.kind() == EventKind::Setup);
+                tokens.push_back(pos.token(e));
+            }
+            std::sort(tokens.begin(), tokens.end());
+            VERIFY(std::adjacent_find(tokens.begin(), tokens.end()) == tokens.end());
+            for (int i = 0; i < 4; ++i)
+                VERIFY(!pos.occupied().has(Position::homeCell(pos.decider(), i)));
+            break;
+        }
     }
 
     // Every decision point's DFEN names this very position.
-    if (pos.phase() == Phase::Decision) {
+    if (pos.phase() == Phase::Decision || pos.phase() == Phase::Setup) {
         std::string error;
         const std::string dfen = pos.dfen();
         const auto again = Position::fromDfen(dfen, pos.rules(), &error);
@@ -312,6 +401,14 @@ void checkTransition(const Position& parent, Event e, const Position& child) {
         case EventKind::Outcome:
         case EventKind::Place:
             VERIFY(child.quiet() == parent.quiet());
+            break;
+        case EventKind::Setup:
+            // No action: only the board and the reserve change.
+            VERIFY(child.quiet() == parent.quiet());
+            VERIFY(child.sideToMove() == parent.sideToMove());
+            VERIFY(child.actionsLeft() == parent.actionsLeft());
+            VERIFY(!child.hasReserve(parent.decider()));
+            VERIFY(child.pieces(parent.decider()).count() == 4);
             break;
         case EventKind::None:
             FAIL("None generated");
@@ -365,8 +462,8 @@ void playGames(const Variant& v, std::uint64_t seed) {
             // Decisions uniformly; outcomes uniformly over the possible ones too, so that
             // unlikely outcomes are played as often as likely ones.
             const Event e = events[static_cast<int>(rng() % events.size())];
-            VERIFY(pos.parseEvent(e.token()) == e);
-            moves += e.token() + ' ';
+            VERIFY(pos.parseEvent(pos.token(e)) == e);
+            moves += pos.token(e) + ' ';
 
             const Position parent = pos;
             Position child = pos;
@@ -390,6 +487,7 @@ void playGames(const Variant& v, std::uint64_t seed) {
                 if (pos.decider() != pos.sideToMove()) ++cov.placementsByOpponent;
             }
             if (e.kind() == EventKind::Pass) ++cov.passes;
+            if (e.kind() == EventKind::Setup) ++cov.setups;
             pos = child;
         }
         ++cov.results[static_cast<int>(pos.result())];
@@ -421,6 +519,7 @@ void playGames(const Variant& v, std::uint64_t seed) {
     CHECK(cov.results[static_cast<int>(Result::Player1Wins)] > 0);
     CHECK(cov.results[static_cast<int>(Result::Player2Wins)] > 0);
     CHECK((cov.centreWins > 0) == (rules.centreWin() > 0));
+    CHECK((cov.setups > 0) == rules.arrange());
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
         std::string out;
         const auto rows = unmake ? perftDivideUnmake(*pos, depth) : perftDivide(*pos, depth);
         for (const auto& [event, count] : rows) {
-            out += event.token() + ": " + std::to_string(count) + "\n";
+            out += pos->token(event) + ": " + std::to_string(count) + "\n";
             total += count;
         }
         if (depth == 0) total = 1;

@@ -1,5 +1,6 @@
 #include "deals.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <sstream>
@@ -49,6 +50,47 @@ std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round)
     }
     // c1, c2..c5, c6 c7, c8..c11, c12
     return "./............/." + p1 + ".." + lowered(p2) + ". 1 2 0 1";
+}
+
+namespace {
+
+// A dealt start as the same creatures in reserve, each player's in creature-table order.
+std::string asReserves(const std::string& dealt, const Rules& rules) {
+    const Position pos = *Position::fromDfen(dealt, rules);
+    std::string letters;
+    for (const Player p : {Player::One, Player::Two}) {
+        std::array<int, 4> group{};
+        for (int i = 0; i < 4; ++i)
+            group[static_cast<std::size_t>(i)] =
+                static_cast<int>(pos.at(Position::homeCell(p, i)).creature());
+        std::sort(group.begin(), group.end());
+        for (const int c : group)
+            letters += rules.letter(Piece(p, static_cast<Creature>(c)));
+    }
+    return "./............/............/" + letters + " 1 2 0 1";
+}
+
+std::string dealtDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
+    if (!rules.fromCreatureFile()) return randomDeal(rules.ruleset(), seed, round);
+    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
+    std::array<std::string, 2> groups;
+    for (int p = 0; p < 2; ++p) {
+        std::array<char, 4> group{};
+        for (int k = 0; k < 4; ++k)
+            group[static_cast<std::size_t>(k)] =
+                rules.letter(Piece(p == 0 ? Player::One : Player::Two,
+                                   static_cast<Creature>(rules.creatures().start(p)[k])));
+        shuffle(group, mixKey(key, 1 + static_cast<std::uint64_t>(p)));
+        groups[static_cast<std::size_t>(p)].assign(group.begin(), group.end());
+    }
+    return "./............/." + groups[0] + ".." + groups[1] + ". 1 2 0 1";
+}
+
+}  // namespace
+
+std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
+    const std::string dealt = dealtDeal(rules, seed, round);
+    return rules.arrange() ? asReserves(dealt, rules) : dealt;
 }
 
 std::optional<std::vector<std::string>> parseDeals(std::string_view text, const Rules& rules,

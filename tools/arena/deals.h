@@ -16,6 +16,11 @@ namespace dejarik::arena {
 // c8..c11 (player 2): a uniform permutation, so each of the 70 x 24 x 24 deals is equally
 // likely. Holochess keeps its two groups (group 1 for player 1) and shuffles each.
 [[nodiscard]] std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round);
+// The same under the rules in force: with a creature file (RULES §16) each player keeps the
+// creatures of its start group, shuffled (a set's designer chose the groups; a mirror set
+// stays a mirror); otherwise randomDeal(rules.ruleset(), ...). With Setup arrange (RULES
+// §15) the same creatures go into the players' reserves, set-up pending.
+[[nodiscard]] std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round);
 
 // A deal file: one DFEN a line; blank lines and lines starting with '#' are skipped. Every
 // DFEN must parse under `rules` and name a game that is not over yet.

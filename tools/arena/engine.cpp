@@ -392,7 +392,7 @@ Reply BuiltinSeat::decide(const DecisionRequest& request) {
         mixKey(mixKey(mixKey(seed_, pos.key()), pos.turn()), pos.quiet() * 4 + pos.actionsLeft());
     const Event e = search::baselineDecision(player_, pos, rng);
     Reply r;
-    r.token = e.isNone() ? "" : e.token();
+    r.token = e.isNone() ? "" : pos.token(e);
     return r;
 }
 

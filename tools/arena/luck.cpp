@@ -250,7 +250,7 @@ ShowdownRoll rollShowdown(const Rules& rules, Creature p1, Creature p2, const Lu
         return std::max(rules.ratings(c).attack, rules.ratings(c).defence);
     };
     const int r1 = best(p1), r2 = best(p2);
-    const char l1 = Piece(Player::One, p1).letter(), l2 = Piece(Player::Two, p2).letter();
+    const char l1 = rules.letter(Piece(Player::One, p1)), l2 = rules.letter(Piece(Player::Two, p2));
     ShowdownRoll result;
     result.comment = fmt::format("showdown {} {} vs {} {}:", l1, r1, l2, r2);
     const auto& odds = rules.showdown(p1, p2).exact;

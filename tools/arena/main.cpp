@@ -355,11 +355,11 @@ std::string boardPicture(const Position& pos) {
         s += (ray < 10 ? "  " : " ") + std::to_string(ray);
     s += "\n   c  ";
     for (int ray = 1; ray <= 12; ++ray)
-        s += std::string("  ") + pos.at(Cell::outer(ray)).letter();
+        s += std::string("  ") + pos.rules().letter(pos.at(Cell::outer(ray)));
     s += "\n   b  ";
     for (int ray = 1; ray <= 12; ++ray)
-        s += std::string("  ") + pos.at(Cell::inner(ray)).letter();
-    s += "\n   a    " + std::string(1, pos.at(Cell::centre()).letter()) + "\n";
+        s += std::string("  ") + pos.rules().letter(pos.at(Cell::inner(ray)));
+    s += "\n   a    " + std::string(1, pos.rules().letter(pos.at(Cell::centre()))) + "\n";
     return s;
 }
 
@@ -403,7 +403,7 @@ int demoCommand(const std::vector<std::string>& args) {
     if (auto e = spec.finish(true)) return usageError(*e);
 
     const Rules r(rules->options);
-    const std::string deal = randomDeal(r.ruleset(), seed, 0);
+    const std::string deal = randomDeal(r, seed, 0);
     auto log = makeLogger(false, false, "");
     std::atomic<bool> interrupt{false};
     EngineSpec one = spec, two = spec;
@@ -436,6 +436,9 @@ int demoCommand(const std::vector<std::string>& args) {
             case Phase::Placement:
                 std::cout << fmt::format("                     {} places {}\n",
                                          who(before.decider()), e.token);
+                break;
+            case Phase::Setup:
+                std::cout << fmt::format("set-up     {}  {}\n", who(before.decider()), e.token);
                 break;
         }
         std::cout.flush();

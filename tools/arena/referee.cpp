@@ -55,7 +55,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
 
     const auto append = [&](const Position& before, Event e, std::string comment) {
         RecordedEvent r;
-        r.token = e.token();
+        r.token = before.token(e);
         r.comment = std::move(comment);
         r.turn = before.turn();
         r.startsTurn = before.phase() == Phase::Decision && before.actionsLeft() == 2;
@@ -81,7 +81,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
             // A rolled outcome always has a non-zero probability, so it is legal here.
             pos.apply(Event::outcome(roll.outcome));
             append(before, Event::outcome(roll.outcome),
-                   roll.describe(attacker.letter(), defender.letter()));
+                   roll.describe(spec.rules.letter(attacker), spec.rules.letter(defender)));
             continue;
         }
 

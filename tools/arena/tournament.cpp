@@ -116,7 +116,7 @@ ResultsFile resultsHeader(const RunConfig& config) {
 
 std::string dealOf(const RunConfig& config, std::uint64_t round) {
     if (!config.deals.empty()) return config.deals[round % config.deals.size()];
-    return randomDeal(config.ruleOptions.ruleset, config.seed, round);
+    return randomDeal(Rules(config.ruleOptions), config.seed, round);
 }
 
 std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atomic<bool>& interrupt,
