@@ -17,3 +17,12 @@ add_test(NAME gui-browser
   COMMAND gui-browser-test $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
           ${PROJECT_BINARY_DIR}/gui-screenshot.png)
 set_tests_properties(gui-browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(gui-clients-test gui/clients_test.cpp)
+target_link_libraries(gui-clients-test PRIVATE gui-test-client)
+add_test(NAME gui-load
+  COMMAND gui-clients-test load $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>)
+add_test(NAME gui-robust
+  COMMAND gui-clients-test robust $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
+          $<TARGET_FILE:dejarik-test-engine>)
+set_tests_properties(gui-load gui-robust PROPERTIES TIMEOUT 120)
