@@ -295,6 +295,36 @@ int runRobust(const std::string& gui, const std::string& engine, const std::stri
                   same["seed"] == "5",
               "ten malformed or out-of-order messages: ten errors, the game unchanged");
 
+        page.send({{"type", "analyse"}, {"multipv", 3}, {"movetime", 300}});
+        std::set<int> lines;
+        for (json m = page.next({"info", "notice"}); !m.is_null() && m["type"] == "info";
+             m = page.next({"info", "notice"}))
+            if (m["analysis"] == true) lines.insert(m["multipv"].get<int>());
+        check(lines == std::set<int>{1, 2, 3} && page.sawNotice("best "),
+              "an analysis with three lines (MultiPV 3)");
+
+        json replied = start;
+        while (!replied.is_null() && replied["plies"].get<int>() < 3) {
+            page.send({{"type", "play"}, {"event", replied["legal"][0]["token"]}});
+            const int before = replied["plies"].get<int>();
+            replied = page.stateWhere([before](const json& s) {
+                return isTurn(s, "human") && s["plies"].get<int>() > before;
+            });
+        }
+        check(!replied.is_null(), "the engine replies to a turn of the human");
+        page.send({{"type", "save"}});
+        const json record = page.next({"record"});
+        check(!record.is_null(), "the game is saved");
+        page.send({{"type", "load"}, {"text", record["text"]}});
+        const json loaded = page.next({"state"});
+        check(!loaded.is_null() && loaded["turn"] == "browse" && loaded["ply"] == 0 &&
+                  loaded["plies"] == replied["plies"],
+              "the record loads, opened at its start for replay");
+        page.send({{"type", "goto"}, {"ply", replied["plies"]}});
+        const json end = page.next({"state"});
+        check(!end.is_null() && end["dfen"] == replied["dfen"] && isTurn(end, "human"),
+              "replayed to its end, the game goes on where it was saved");
+
         // A page that leaves while the engine thinks.
         page.send({{"type", "new"}, {"side", 2}, {"movetime", 20000}});
         check(!page.stateWhere([](const json& s) { return s["thinking"] == true; }).is_null() &&
