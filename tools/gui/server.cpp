@@ -62,9 +62,12 @@ class Registry {
 
 class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   public:
-    WebSocketSession(tcp::socket&& socket, Registry& registry, const SessionConfig& config,
-                     std::shared_ptr<spdlog::logger> log)
-        : ws_(std::move(socket)), registry_(registry), config_(config), log_(std::move(log)) {}
+    WebSocketSession(tcp::socket&& socket, std::shared_ptr<Registry> registry,
+                     const SessionConfig& config, std::shared_ptr<spdlog::logger> log)
+        : ws_(std::move(socket)),
+          registry_(std::move(registry)),
+          config_(config),
+          log_(std::move(log)) {}
 
     ~WebSocketSession() {
         if (session_) session_->close();
@@ -96,18 +99,19 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
                 if (auto self = weak.lock()) self->send(std::move(m));
             },
             log_);
-        if (!registry_.enter(session)) {
-            log_->warn("refused a game: {} games under way", registry_.maxGames());
-            send(encodeError("the server is busy: " + std::to_string(registry_.maxGames()) +
+        if (!registry_->enter(session)) {
+            log_->warn("refused a game: {} games under way", registry_->maxGames());
+            send(encodeError("the server is busy: " + std::to_string(registry_->maxGames()) +
                              " games are under way; try again later"));
             closing_ = true;
             return;
         }
         session_ = session;
         log_->info("a game starts");
-        std::thread([session, &registry = registry_] {
+        // The thread holds the registry too: it may outlive the server's loop.
+        std::thread([session, registry = registry_] {
             session->run();
-            registry.leave(session.get());
+            registry->leave(session.get());
         }).detach();
         read();
     }
@@ -154,7 +158,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
     }
 
     websocket::stream<beast::tcp_stream> ws_;
-    Registry& registry_;
+    std::shared_ptr<Registry> registry_;
     const SessionConfig& config_;
     std::shared_ptr<spdlog::logger> log_;
     beast::flat_buffer buffer_;
@@ -165,9 +169,12 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
-    HttpSession(tcp::socket&& socket, Registry& registry, const SessionConfig& config,
-                std::shared_ptr<spdlog::logger> log)
-        : stream_(std::move(socket)), registry_(registry), config_(config), log_(std::move(log)) {}
+    HttpSession(tcp::socket&& socket, std::shared_ptr<Registry> registry,
+                const SessionConfig& config, std::shared_ptr<spdlog::logger> log)
+        : stream_(std::move(socket)),
+          registry_(std::move(registry)),
+          config_(config),
+          log_(std::move(log)) {}
 
     void run() { read(); }
 
@@ -238,7 +245,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
 
     beast::tcp_stream stream_;
-    Registry& registry_;
+    std::shared_ptr<Registry> registry_;
     const SessionConfig& config_;
     std::shared_ptr<spdlog::logger> log_;
     beast::flat_buffer buffer_;
@@ -247,9 +254,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
-    Listener(net::io_context& io, tcp::endpoint endpoint, Registry& registry,
+    Listener(net::io_context& io, tcp::endpoint endpoint, std::shared_ptr<Registry> registry,
              const SessionConfig& config, std::shared_ptr<spdlog::logger> log)
-        : io_(io), acceptor_(io), registry_(registry), config_(config), log_(std::move(log)) {
+        : io_(io),
+          acceptor_(io),
+          registry_(std::move(registry)),
+          config_(config),
+          log_(std::move(log)) {
         acceptor_.open(endpoint.protocol());
         acceptor_.set_option(net::socket_base::reuse_address(true));
         acceptor_.bind(endpoint);
@@ -278,7 +289,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
     net::io_context& io_;
     tcp::acceptor acceptor_;
-    Registry& registry_;
+    std::shared_ptr<Registry> registry_;
     const SessionConfig& config_;
     std::shared_ptr<spdlog::logger> log_;
 };
@@ -288,7 +299,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 void runServer(const ServerConfig& config, const std::shared_ptr<spdlog::logger>& log,
                const std::function<void(unsigned short)>& onListening) {
     net::io_context io{1};
-    Registry registry(config.session.maxGames);
+    auto registry = std::make_shared<Registry>(config.session.maxGames);
     const tcp::endpoint endpoint{net::ip::make_address(config.host), config.port};
     auto listener = std::make_shared<Listener>(io, endpoint, registry, config.session, log);
     listener->run();
@@ -296,7 +307,7 @@ void runServer(const ServerConfig& config, const std::shared_ptr<spdlog::logger>
     signals.async_wait([&](beast::error_code, int signal) {
         log->info("signal {}: ending every game", signal);
         listener->stop();
-        registry.closeAll(config.session.timeouts.grace * 3);
+        registry->closeAll(config.session.timeouts.grace * 3);
         io.stop();
     });
     if (onListening) onListening(listener->port());
