@@ -111,9 +111,10 @@ async function handle(m) {
     case 'dice': await showDice(m); break;
     case 'info': showInfo(m); break;
     case 'record': saveRecord(m.text); break;
-    case 'error': toast(m.message); break;
+    case 'error': toast(m.message); $('btn-analyse').disabled = false; break;
     case 'notice':
-      if (m.kind === 'analysis') { $('btn-analyse').disabled = false; } else toast(m.message, true);
+      $('btn-analyse').disabled = false;
+      if (m.kind !== 'analysis') toast(m.message, true);
       break;
     default: break;
   }
