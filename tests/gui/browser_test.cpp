@@ -303,6 +303,9 @@ int main(int argc, char** argv) {
                        "document.querySelector('#board').getBoundingClientRect().width > 300",
                        5s),
           "a phone-size viewport (390x844) shows the whole board without sideways scrolling");
+    std::string phonePath = screenshotPath;
+    phonePath.insert(phonePath.rfind('.'), "-phone");
+    page.screenshot(phonePath);
 
     ws.close();
     browser->kill();
