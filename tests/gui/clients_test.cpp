@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 
 #include <barrier>
+// Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility> (g++ 12).
+#include <utility>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>

@@ -1,5 +1,8 @@
 #include "ws_client.h"
 
+// Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility> (g++ 12).
+#include <utility>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
