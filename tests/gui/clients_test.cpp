@@ -162,6 +162,15 @@ int runLoad(const std::string& gui, const std::string& engine) {
     auto server = testing::GuiServer::start(gui, {"--engine", engine, "--max-games", "8"}, error);
     if (!server) fail(error);
     const pid_t pid = server->pid();
+    {
+        // A first page and its game thread come and go before the baseline is taken: a
+        // sanitizer's runtime starts its own thread with the program's first one.
+        Page warmUp(server->wsUrl());
+        (void)warmUp.next({"state"});
+    }
+    if (!waitUntil([&] { return threadsOf(pid) <= 2 && childrenOf(pid) == 0; }, 5s))
+        fail("the first page's session did not end");
+    std::this_thread::sleep_for(100ms);
     const int baseChildren = childrenOf(pid), baseThreads = threadsOf(pid);
 
     std::barrier ready(kClients + 1);
@@ -246,10 +255,14 @@ int runLoad(const std::string& gui, const std::string& engine) {
           "engine processes at once: at most " + std::to_string(peak) + " (limit 8)");
     check(waitUntil([&] { return childrenOf(pid) == baseChildren; }, 10s),
           "engine processes back to the baseline (" + std::to_string(baseChildren) + ")");
-    check(waitUntil([&] { return threadsOf(pid) == baseThreads; }, 10s),
+    check(waitUntil([&] { return threadsOf(pid) <= baseThreads; }, 10s),
           "server threads back to the baseline (" + std::to_string(baseThreads) + ")");
     const auto status = server->terminate(5s);
     check(status && status->code == 0, "the server ends cleanly");
+    const std::string& log = server->stderrText();
+    const bool clean = log.find("Sanitizer") == std::string::npos &&
+                       log.find("runtime error") == std::string::npos;
+    check(clean, "no sanitizer report from the server" + (clean ? "" : ":\n" + log));
     return 0;
 }
 
@@ -345,7 +358,8 @@ int runRobust(const std::string& gui, const std::string& engine, const std::stri
         check(!again.stateWhere([](const json& s) { return s["plies"] == 1; }, 5s).is_null(),
               "Move now: the engine's decision comes at once");
         again.close();
-        check(server->terminate(5s).has_value(), "the server ends");
+        const auto status = server->terminate(5s);
+        check(status && status->code == 0, "the server ends cleanly");
     }
 
     const auto dir = std::filesystem::temp_directory_path() /
