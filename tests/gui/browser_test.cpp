@@ -13,6 +13,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "game.h"
@@ -28,9 +29,14 @@ namespace {
 
 constexpr int kSkipped = 77;
 
+// A failure unwinds to main, so that the server and the browser (ChildProcess) are ended
+// on the way out instead of being left running.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 [[noreturn]] void fail(const std::string& what) {
-    std::cerr << "browser test: FAILED: " << what << "\n";
-    std::exit(1);
+    throw Failure(what);
 }
 
 void check(bool ok, const std::string& what) {
@@ -149,7 +155,7 @@ true
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     if (argc != 4) {
         std::cerr << "usage: gui-browser-test DEJARIK_GUI ENGINE SCREENSHOT.png\n";
         return 2;
@@ -314,4 +320,13 @@ int main(int argc, char** argv) {
     check(status && status->code == 0, "the server ends cleanly on SIGTERM");
     std::cout << "browser test: passed\n";
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const Failure& f) {
+        std::cerr << "browser test: FAILED: " << f.what() << "\n";
+        return 1;
+    }
 }

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "gui_server.h"
@@ -32,9 +33,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// A failure unwinds to main, so that the server and the browser (ChildProcess) are ended
+// on the way out instead of being left running.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 [[noreturn]] void fail(const std::string& what) {
-    std::cerr << "gui clients test: FAILED: " << what << "\n";
-    std::exit(1);
+    throw Failure(what);
 }
 
 void check(bool ok, const std::string& what) {
@@ -178,62 +184,72 @@ int runLoad(const std::string& gui, const std::string& engine) {
     std::vector<std::thread> clients;
     for (int i = 0; i < kClients; ++i) {
         clients.emplace_back([&, i] {
-            Page page(server->wsUrl());
-            const bool started = !page.stateWhere([](const json&) { return true; }).is_null();
-            const char* rulesets[] = {"kelly", "dalsian-classic", "dalsian", "holochess"};
-            page.send({{"type", "new"},
-                       {"ruleset", rulesets[i % 4]},
-                       {"deal", "random"},
-                       {"seed", 100 + i},
-                       {"side", 1 + i % 2},
-                       {"depth", 1}});
-            ready.arrive_and_wait();
-            ready.arrive_and_wait();  // the ninth client has been refused meanwhile
-            if (!started) {
-                results[i] = "no first state";
-                return;
-            }
-            std::uint64_t rng = 1234567 + static_cast<std::uint64_t>(i);
-            for (int step = 0; step < 5000; ++step) {
-                const json s = page.stateWhere(
-                    [&](const json& m) {
-                        return m["seed"] == std::to_string(100 + i) &&
-                               (!m["ending"].is_null() || isTurn(m, "human"));
-                    },
-                    30s);
-                if (s.is_null()) {
-                    results[i] = "stuck at event " + page.state["plies"].dump();
+            int arrived = 0;  // at the barrier: a client that fails leaves it
+            try {
+                Page page(server->wsUrl());
+                const bool started = !page.stateWhere([](const json&) { return true; }).is_null();
+                const char* rulesets[] = {"kelly", "dalsian-classic", "dalsian", "holochess"};
+                page.send({{"type", "new"},
+                           {"ruleset", rulesets[i % 4]},
+                           {"deal", "random"},
+                           {"seed", 100 + i},
+                           {"side", 1 + i % 2},
+                           {"depth", 1}});
+                ready.arrive_and_wait();
+                ++arrived;
+                ready.arrive_and_wait();  // the ninth client has been refused meanwhile
+                ++arrived;
+                if (!started) {
+                    results[i] = "no first state";
                     return;
                 }
-                if (!s["ending"].is_null()) {
-                    results[i] = "ended " + s["ending"]["result"].get<std::string>() + " by " +
-                                 s["ending"]["termination"].get<std::string>() + " after " +
-                                 s["plies"].dump() + " events";
-                    page.send({{"type", "save"}});
-                    const json record = page.next({"record"});
-                    if (record.is_null() ||
-                        record["text"].get<std::string>().find(
-                            "[Result \"" + s["ending"]["result"].get<std::string>() + "\"]") ==
-                            std::string::npos)
-                        results[i] = "no record of the finished game";
-                    page.close();
-                    return;
+                std::uint64_t rng = 1234567 + static_cast<std::uint64_t>(i);
+                for (int step = 0; step < 5000; ++step) {
+                    const json s = page.stateWhere(
+                        [&](const json& m) {
+                            return m["seed"] == std::to_string(100 + i) &&
+                                   (!m["ending"].is_null() || isTurn(m, "human"));
+                        },
+                        30s);
+                    if (s.is_null()) {
+                        results[i] = "stuck at event " + page.state["plies"].dump();
+                        return;
+                    }
+                    if (!s["ending"].is_null()) {
+                        results[i] = "ended " + s["ending"]["result"].get<std::string>() + " by " +
+                                     s["ending"]["termination"].get<std::string>() + " after " +
+                                     s["plies"].dump() + " events";
+                        page.send({{"type", "save"}});
+                        const json record = page.next({"record"});
+                        if (record.is_null() ||
+                            record["text"].get<std::string>().find(
+                                "[Result \"" + s["ending"]["result"].get<std::string>() + "\"]") ==
+                                std::string::npos)
+                            results[i] = "no record of the finished game";
+                        page.close();
+                        return;
+                    }
+                    const json& legal = s["legal"];
+                    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                    page.send(
+                        {{"type", "play"}, {"event", legal[(rng >> 33) % legal.size()]["token"]}});
                 }
-                const json& legal = s["legal"];
-                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-                page.send(
-                    {{"type", "play"}, {"event", legal[(rng >> 33) % legal.size()]["token"]}});
+                results[i] = "not over after 5000 decisions";
+            } catch (const Failure& f) {
+                results[i] = f.what();
+                if (arrived < 2) ready.arrive_and_drop();
             }
-            results[i] = "not over after 5000 decisions";
         });
     }
     ready.arrive_and_wait();
-    {
+    // Checked once every client has ended: a failure here must not leave them running.
+    bool ninthRefused = false;
+    try {
         Page ninth(server->wsUrl());
         const json refused = ninth.next({"error", "state"}, 5s);
-        check(!refused.is_null() && refused["type"] == "error" &&
-                  refused["message"].get<std::string>().find("busy") != std::string::npos,
-              "a ninth client is refused while eight games are under way");
+        ninthRefused = !refused.is_null() && refused["type"] == "error" &&
+                       refused["message"].get<std::string>().find("busy") != std::string::npos;
+    } catch (const Failure&) {
     }
     ready.arrive_and_wait();
     int peak = 0;
@@ -248,6 +264,7 @@ int runLoad(const std::string& gui, const std::string& engine) {
         t.join();
     running = false;
     monitor.join();
+    check(ninthRefused, "a ninth client is refused while eight games are under way");
     for (int i = 0; i < kClients; ++i)
         check(results[i].rfind("ended", 0) == 0,
               "client " + std::to_string(i + 1) + ": " + results[i]);
@@ -401,8 +418,13 @@ int runRobust(const std::string& gui, const std::string& engine, const std::stri
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "load" && argc == 4) return runLoad(argv[2], argv[3]);
-    if (mode == "robust" && argc == 5) return runRobust(argv[2], argv[3], argv[4]);
+    try {
+        if (mode == "load" && argc == 4) return runLoad(argv[2], argv[3]);
+        if (mode == "robust" && argc == 5) return runRobust(argv[2], argv[3], argv[4]);
+    } catch (const Failure& f) {
+        std::cerr << "gui clients test: FAILED: " << f.what() << "\n";
+        return 1;
+    }
     std::cerr << "usage: gui-clients-test load DEJARIK_GUI ENGINE\n"
                  "       gui-clients-test robust DEJARIK_GUI ENGINE TEST_ENGINE\n";
     return 2;
