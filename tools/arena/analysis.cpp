@@ -37,7 +37,8 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
     }
     double squaredError = 0;
     for (const auto& record : records) {
-        if (isFault(record.termination)) continue;
+        // A game without a result (saved mid-game by the GUI) says nothing of its ev.
+        if (!record.finished || isFault(record.termination)) continue;
         const auto options = parseRulesTag(record.rules, error);
         if (!options) return std::nullopt;
         const Rules rules(*options);

@@ -221,8 +221,8 @@ std::string formatRecord(const GameRecord& r) {
     tag("Deal", r.deal);
     tag("Seed", std::to_string(r.seed));
     tag("Dice", diceModeName(r.diceMode));
-    tag("Result", outcomeTag(r.outcome));
-    tag("Termination", terminationName(r.termination));
+    tag("Result", r.finished ? outcomeTag(r.outcome) : "*");
+    if (r.finished) tag("Termination", terminationName(r.termination));
     if (!r.detail.empty()) tag("Detail", r.detail);
     tag("Turns", std::to_string(r.turns));
     tag("Luck", r.luck.str());
@@ -244,7 +244,7 @@ std::string formatRecord(const GameRecord& r) {
         if (!e.comment.empty()) emit("{" + e.comment + "}");
     }
     if (!r.closingComment.empty()) emit("{" + r.closingComment + "}");
-    emit(std::string(outcomeTag(r.outcome)));
+    emit(r.finished ? std::string(outcomeTag(r.outcome)) : "*");
     out << line << "\n\n";
     return out.str();
 }
@@ -337,6 +337,9 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 const auto mode = parseDiceMode(value);
                 if (!mode) return fail("Dice tag '" + value + "'");
                 r.diceMode = *mode;
+            } else if (key == "Result" && value == "*") {
+                r.finished = false;
+                haveResult = true;
             } else if (key == "Result") {
                 const auto o = parseOutcomeTag(value);
                 if (!o) return fail("Result tag '" + value + "'");

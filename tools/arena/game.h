@@ -137,6 +137,9 @@ struct GameRecord {
     std::array<std::string, 2> players;
     GameOutcome outcome = GameOutcome::Draw;
     Termination termination = Termination::QuietDraw;
+    // False for a game saved before its end (the GUI's): Result "*", no Termination, and
+    // outcome and termination mean nothing. The arena writes finished games only.
+    bool finished = true;
     std::string detail;
     std::string finalDfen;
     std::uint32_t turns = 0;

@@ -1,0 +1,34 @@
+# The browser board (tools/gui/, docs/gui.md): the message codec and the referee as unit
+# tests; the page in a real headless chromium (skipped without one); eight scripted
+# clients at once, and the server's robustness, against real engine processes.
+find_package(nlohmann_json 3 REQUIRED)
+add_executable(gui-tests test_main.cpp test_gui_codec.cpp test_gui_referee.cpp)
+target_link_libraries(gui-tests PRIVATE gui-game doctest::doctest)
+add_test(NAME gui-unit COMMAND gui-tests)
+
+add_library(gui-test-client STATIC gui/ws_client.cpp)
+target_include_directories(gui-test-client PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/gui)
+target_link_libraries(gui-test-client PUBLIC Boost::headers Threads::Threads child-process
+                      nlohmann_json::nlohmann_json)
+
+add_executable(gui-browser-test gui/browser_test.cpp)
+target_link_libraries(gui-browser-test PRIVATE gui-test-client arena)
+add_test(NAME gui-browser
+  COMMAND gui-browser-test $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
+          ${PROJECT_BINARY_DIR}/gui-screenshot.png)
+set_tests_properties(gui-browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(gui-clients-test gui/clients_test.cpp)
+target_link_libraries(gui-clients-test PRIVATE gui-test-client)
+add_test(NAME gui-load
+  COMMAND gui-clients-test load $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>)
+add_test(NAME gui-robust
+  COMMAND gui-clients-test robust $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
+          $<TARGET_FILE:dejarik-test-engine>)
+set_tests_properties(gui-load gui-robust PROPERTIES TIMEOUT 120)
+# As for dejarik-gui (tools/gui/CMakeLists.txt): Asio's fences under ThreadSanitizer.
+if(DEJARIK_SANITIZE_THREAD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  foreach(t gui-test-client gui-browser-test gui-clients-test)
+    target_compile_options(${t} PRIVATE -Wno-error=tsan)
+  endforeach()
+endif()

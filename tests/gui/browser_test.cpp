@@ -1,0 +1,332 @@
+// The browser board end to end, in a real headless browser: Debian's chromium driven over
+// the DevTools protocol by a small client of our own. It loads the page, checks the 25
+// cells, plays as player 1 against the engine by clicking (moves, an attack confirmed
+// from its odds, a placement) until the engine has replied, saves the record and reads it
+// with the arena's reader, and takes a screenshot at 1280x800 (and checks a phone-size
+// viewport). Exit 77 (skipped) when no chromium is installed.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "game.h"
+#include "gui_server.h"
+#include "position.h"
+#include "ws_client.h"
+
+using nlohmann::json;
+using namespace dejarik;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kSkipped = 77;
+
+// A failure unwinds to main, so that the server and the browser (ChildProcess) are ended
+// on the way out instead of being left running.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string& what) {
+    throw Failure(what);
+}
+
+void check(bool ok, const std::string& what) {
+    if (!ok) fail(what);
+    std::cout << "ok: " << what << "\n";
+}
+
+std::optional<std::string> findChromium() {
+    if (const char* env = std::getenv("DEJARIK_CHROMIUM"); env && *env) return std::string(env);
+    for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+        if (access(p, X_OK) == 0) return std::string(p);
+    return std::nullopt;
+}
+
+std::string base64Decode(const std::string& in) {
+    static const std::string kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    int value = 0, bits = -8;
+    for (const char c : in) {
+        const auto pos = kAlphabet.find(c);
+        if (pos == std::string::npos) continue;
+        value = (value << 6) + static_cast<int>(pos);
+        bits += 6;
+        if (bits >= 0) {
+            out.push_back(static_cast<char>((value >> bits) & 0xFF));
+            bits -= 8;
+        }
+    }
+    return out;
+}
+
+// One page of the browser, over the browser's DevTools socket in flattened-session mode.
+class DevTools {
+  public:
+    explicit DevTools(testing::WsClient& ws) : ws_(ws) {}
+
+    json call(const std::string& method, json params = json::object(),
+              std::chrono::milliseconds timeout = 20s) {
+        const int id = ++lastId_;
+        json message{{"id", id}, {"method", method}, {"params", std::move(params)}};
+        if (!session_.empty()) message["sessionId"] = session_;
+        if (!ws_.send(message.dump())) fail("DevTools: the browser's socket closed");
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline) {
+            const auto text = ws_.read(std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now()));
+            if (!text) break;
+            const json reply = json::parse(*text, nullptr, false);
+            if (reply.is_discarded() || !reply.contains("id") || reply["id"] != id) continue;
+            if (reply.contains("error")) fail("DevTools " + method + ": " + reply["error"].dump());
+            return reply["result"];
+        }
+        fail("DevTools: no answer to " + method);
+    }
+
+    void attach(const std::string& url) {
+        const json target = call("Target.createTarget", {{"url", "about:blank"}});
+        const json attached =
+            call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}});
+        session_ = attached["sessionId"];
+        call("Page.enable");
+        call("Runtime.enable");
+        viewport(1280, 800, false);
+        call("Page.navigate", {{"url", url}});
+    }
+
+    void viewport(int width, int height, bool mobile) {
+        call("Emulation.setDeviceMetricsOverride",
+             {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", mobile}});
+    }
+
+    // The value of a JavaScript expression in the page; a thrown exception fails the test.
+    json eval(const std::string& expression) {
+        const json r =
+            call("Runtime.evaluate",
+                 {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}});
+        if (r.contains("exceptionDetails"))
+            fail("JavaScript '" + expression + "': " + r["exceptionDetails"].dump());
+        return r["result"].contains("value") ? r["result"]["value"] : json(nullptr);
+    }
+
+    // Polls the expression until it is true.
+    bool waitFor(const std::string& expression, std::chrono::milliseconds timeout) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline) {
+            if (eval("!!(" + expression + ")") == true) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    }
+
+    void screenshot(const std::string& path) {
+        const json shot = call("Page.captureScreenshot", {{"format", "png"}});
+        std::ofstream out(path, std::ios::binary);
+        out << base64Decode(shot["data"].get<std::string>());
+        if (!out) fail("cannot write " + path);
+    }
+
+  private:
+    testing::WsClient& ws_;
+    std::string session_;
+    int lastId_ = 0;
+};
+
+const char* kHelpers = R"JS(
+window.__ready = () => { const u = window.dejarik; return u && u.state && !u.busy &&
+  u.queue.length === 0 && (u.state.turn === 'human' || u.state.ending); };
+window.__pick = () => { const L = window.dejarik.state.legal; const f = (k) => L.filter((e) => e.kind === k);
+  return f('place')[0] || f('attack')[0] || f('move').find((e) => e.to === 'a') ||
+    f('move').find((e) => e.to.startsWith('b')) || f('move')[0] || f('pass')[0] || null; };
+window.__click = (cell) => document.querySelector(`#cells [data-cell="${cell}"] path`)
+  .dispatchEvent(new MouseEvent('click', {bubbles: true}));
+true
+)JS";
+
+}  // namespace
+
+int run(int argc, char** argv) {
+    if (argc != 4) {
+        std::cerr << "usage: gui-browser-test DEJARIK_GUI ENGINE SCREENSHOT.png\n";
+        return 2;
+    }
+    const auto chromium = findChromium();
+    if (!chromium) {
+        std::cout << "SKIPPED: no chromium (apt-get install chromium, or set DEJARIK_CHROMIUM)\n";
+        return kSkipped;
+    }
+    const std::string screenshotPath = argv[3];
+
+    std::string error;
+    auto server = testing::GuiServer::start(argv[1], {"--engine", argv[2]}, error);
+    if (!server) fail(error);
+
+    const auto profile = std::filesystem::temp_directory_path() /
+                         ("dejarik-gui-chromium-" + std::to_string(::getpid()));
+    process::ChildProcess::Spec spec;
+    spec.argv = {*chromium,
+                 "--headless=new",
+                 "--no-sandbox",
+                 "--disable-gpu",
+                 "--disable-dev-shm-usage",
+                 "--no-first-run",
+                 "--no-default-browser-check",
+                 "--remote-debugging-port=0",
+                 "--user-data-dir=" + profile.string(),
+                 "about:blank"};
+    spec.stderrTo = process::ChildProcess::Stderr::Capture;
+    auto browser = process::ChildProcess::spawn(spec, error);
+    if (!browser) fail("cannot start " + *chromium + ": " + error);
+    std::string devtoolsUrl;
+    const auto startDeadline = std::chrono::steady_clock::now() + 30s;
+    while (devtoolsUrl.empty() && std::chrono::steady_clock::now() < startDeadline) {
+        (void)browser->readLine(100ms);
+        const std::string& err = browser->stderrText();
+        const auto at = err.find("DevTools listening on ");
+        if (at != std::string::npos && err.find('\n', at) != std::string::npos)
+            devtoolsUrl = err.substr(at + 22, err.find('\n', at) - at - 22);
+        if (browser->exited()) break;
+    }
+    if (devtoolsUrl.empty()) fail("chromium did not open DevTools: " + browser->stderrText());
+
+    testing::WsClient ws;
+    if (auto e = ws.connect(devtoolsUrl, 10s)) fail("DevTools: " + *e);
+    DevTools page(ws);
+    page.call("Browser.setDownloadBehavior", {{"behavior", "deny"}});
+    page.attach(server->httpUrl());
+    check(page.waitFor("window.dejarik && window.dejarik.hello && window.dejarik.state", 15s),
+          "the page loads and gets the game over its socket");
+    page.eval(kHelpers);
+
+    const json cells = page.eval(
+        "Array.from(document.querySelectorAll('[data-cell]')).map((e) => e.dataset.cell)");
+    std::set<std::string> names(cells.begin(), cells.end());
+    std::set<std::string> expected{"a"};
+    for (int i = 1; i <= 12; ++i) {
+        expected.insert("b" + std::to_string(i));
+        expected.insert("c" + std::to_string(i));
+    }
+    check(cells.size() == 25 && names == expected, "25 data-cell elements, a, b1..b12, c1..c12");
+
+    // A fixed game: kelly's standard deal, seeded dice, the engine at depth 1.
+    page.eval(
+        "document.querySelector('#ng-seed').value = 6; "
+        "document.querySelector('#ng-strength').value = 1; "
+        "document.querySelector('#btn-new').click(); "
+        "document.querySelector('#ng-ok').click(); true");
+    check(page.waitFor("window.dejarik.state.seed === '6' && window.dejarik.state.ply === 0 && "
+                       "window.__ready()",
+                       10s),
+          "a new game from the dialog (seed 6, depth 1)");
+
+    int moves = 0, attacks = 0, placements = 0;
+    for (int action = 0; action < 120; ++action) {
+        if (!page.waitFor("window.__ready()", 30s)) fail("the page never came back to the player");
+        if (page.eval("window.dejarik.state.ending") != nullptr) break;
+        const json engineEvents =
+            page.eval("window.dejarik.state.events.filter((e) => e.player === 2).length");
+        if (moves > 0 && attacks > 0 && placements > 0 && engineEvents.get<int>() > 0) break;
+        const json pick = page.eval("window.__pick()");
+        if (pick == nullptr) fail("no legal decision offered to the player");
+        const int ply = page.eval("window.dejarik.state.ply").get<int>();
+        const std::string kind = pick["kind"];
+        if (kind == "place") {
+            check(page.eval("document.querySelector('#cells [data-cell=\"" +
+                            pick["to"].get<std::string>() +
+                            "\"]').classList.contains('target-place')") == true,
+                  "the placement's cell " + pick["to"].get<std::string>() + " is highlighted");
+            page.eval("window.__click('" + pick["to"].get<std::string>() + "')");
+            ++placements;
+        } else if (kind == "pass") {
+            page.eval("document.querySelector('#btn-pass').click()");
+        } else {
+            page.eval("window.__click('" + pick["from"].get<std::string>() + "')");
+            const std::string to = pick["to"];
+            const std::string cls = kind == "attack" ? "target-attack" : "target-move";
+            if (page.eval("document.querySelector('#cells [data-cell=\"" + to +
+                          "\"]').classList.contains('" + cls + "')") != true)
+                fail("clicking " + pick["from"].get<std::string>() + " does not highlight " + to);
+            page.eval("window.__click('" + to + "')");
+            if (kind == "attack") {
+                const json odds = page.eval(
+                    "!document.querySelector('#odds').hidden && Array.from(document."
+                    "querySelectorAll('#odds-table td')).map((td) => parseFloat(td.textContent))");
+                double sum = 0;
+                for (const auto& p : odds)
+                    sum += p.get<double>();
+                check(odds.is_array() && odds.size() == 4 && std::abs(sum - 100) < 0.1,
+                      "the attack " + pick["token"].get<std::string>() +
+                          " shows the odds of its four outcomes");
+                page.eval("document.querySelector('#btn-confirm').click()");
+                check(page.waitFor("document.querySelector('#dice-outcome').dataset.outcome", 10s),
+                      "the dice roll and the outcome is named");
+                ++attacks;
+            } else {
+                ++moves;
+            }
+        }
+        if (!page.waitFor("window.dejarik.state.ply > " + std::to_string(ply), 10s))
+            fail("the server did not take " + pick["token"].get<std::string>());
+    }
+    check(moves > 0 && attacks > 0 && placements > 0,
+          "played " + std::to_string(moves) + " moves, " + std::to_string(attacks) + " attacks, " +
+              std::to_string(placements) + " placements");
+    check(page.waitFor("window.__ready() && /ev /.test(document.querySelector('#engine-line')"
+                       ".textContent)",
+                       10s),
+          "the engine's replies show its ev and wdl");
+
+    page.eval("document.querySelector('#btn-save').click(); true");
+    check(page.waitFor("window.dejarik.lastRecord", 10s), "the record is saved");
+    const std::string text = page.eval("window.dejarik.lastRecord");
+    const int plies = page.eval("window.dejarik.state.plies").get<int>();
+    const auto records = arena::parseRecords(text, error);
+    check(records && records->size() == 1,
+          "the arena's reader reads the record back" + (records ? "" : ": " + error));
+    const arena::GameRecord& record = records->front();
+    check(static_cast<int>(record.events.size()) == plies && record.players[0] == "human",
+          "the record holds the game's " + std::to_string(plies) + " events, player 1 human");
+    const Rules rules(*arena::parseRulesTag(record.rules, error));
+    const auto start = Position::fromDfen(record.deal, rules);
+    check(start && playTokens(*start, record.moves(), &error).has_value(),
+          "the record's events replay under its rules");
+
+    page.screenshot(screenshotPath);
+    check(std::filesystem::file_size(screenshotPath) > 10000, "screenshot " + screenshotPath);
+
+    page.viewport(390, 844, true);
+    check(page.waitFor("document.documentElement.scrollWidth <= 392 && "
+                       "document.querySelector('#board').getBoundingClientRect().width > 300",
+                       5s),
+          "a phone-size viewport (390x844) shows the whole board without sideways scrolling");
+    std::string phonePath = screenshotPath;
+    phonePath.insert(phonePath.rfind('.'), "-phone");
+    page.screenshot(phonePath);
+
+    ws.close();
+    browser->kill();
+    std::filesystem::remove_all(profile);
+    const auto status = server->terminate(5s);
+    check(status && status->code == 0, "the server ends cleanly on SIGTERM");
+    std::cout << "browser test: passed\n";
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const Failure& f) {
+        std::cerr << "browser test: FAILED: " << f.what() << "\n";
+        return 1;
+    }
+}

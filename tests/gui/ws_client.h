@@ -1,0 +1,33 @@
+// A small blocking WebSocket client (Boost.Beast) with deadlines, for the GUI's tests: the
+// scripted players of the load test and the DevTools connection of the browser test.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dejarik::testing {
+
+class WsClient {
+  public:
+    WsClient();
+    ~WsClient();
+    WsClient(const WsClient&) = delete;
+    WsClient& operator=(const WsClient&) = delete;
+
+    // ws://HOST:PORT/PATH; an error message on failure.
+    [[nodiscard]] std::optional<std::string> connect(const std::string& url,
+                                                     std::chrono::milliseconds timeout);
+    [[nodiscard]] bool send(const std::string& text);
+    // The next message, or none on timeout or a closed connection (closed() tells which).
+    [[nodiscard]] std::optional<std::string> read(std::chrono::milliseconds timeout);
+    [[nodiscard]] bool closed() const;
+    void close();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dejarik::testing

@@ -1,0 +1,216 @@
+// The browser board's message codec (tools/gui/codec.h) and the engine's info lines as the
+// GUI reads them.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "codec.h"
+#include "engine_link.h"
+
+using namespace dejarik;
+using namespace dejarik::gui;
+using nlohmann::json;
+
+namespace {
+
+std::string refusal(std::string_view text) {
+    std::string error;
+    const auto r = parseRequest(text, error);
+    return r ? std::string("accepted") : error;
+}
+
+template <typename T>
+T accepted(std::string_view text) {
+    std::string error;
+    const auto r = parseRequest(text, error);
+    REQUIRE_MESSAGE(r.has_value(), error);
+    REQUIRE(std::holds_alternative<T>(*r));
+    return std::get<T>(*r);
+}
+
+}  // namespace
+
+TEST_SUITE("gui-codec") {
+    TEST_CASE("malformed requests are refused with a reason") {
+        CHECK(refusal("{not json") == "the message is not JSON");
+        CHECK(refusal("[1,2]") == "a message must be a JSON object");
+        CHECK(refusal("{}") == "'type' is missing");
+        CHECK(refusal(R"({"type":7})") == "'type' must be a string");
+        CHECK(refusal(R"({"type":"fly"})") == "unknown message type 'fly'");
+        CHECK(refusal(R"({"type":"play"})") == "'event' is missing");
+        CHECK(refusal(R"({"type":"play","event":12})") == "'event' must be a string");
+        CHECK(refusal(R"({"type":"goto"})") == "'ply' is missing");
+        CHECK(refusal(R"({"type":"goto","ply":-1})").find("from 0") != std::string::npos);
+        CHECK(refusal(R"({"type":"analyse","multipv":0})").find("'multipv'") == 0);
+        CHECK(refusal(R"({"type":"load"})") == "'text' is missing");
+    }
+
+    TEST_CASE("a new game's setup") {
+        const auto plain = accepted<NewGameRequest>(R"({"type":"new"})");
+        CHECK(plain.setup.options.ruleset == Ruleset::Kelly);
+        CHECK(plain.setup.strength.depth == 4);
+        CHECK(plain.setup.human == Player::One);
+        CHECK_FALSE(plain.setup.randomDeal);
+        CHECK_FALSE(plain.seedGiven);
+
+        const auto full = accepted<NewGameRequest>(
+            R"({"type":"new","ruleset":"dalsian","options":{"Dice":"d20","DrawTurns":20,
+                "SafeOuterOrbit":false},"deal":"random","seed":99,"side":2,"movetime":300})");
+        CHECK(full.setup.options.ruleset == Ruleset::Dalsian);
+        CHECK(full.setup.options.dice == DiceModel::D20);
+        CHECK(full.setup.options.drawTurns == 20);
+        CHECK(full.setup.options.safeOuterOrbit == false);
+        CHECK(full.setup.randomDeal);
+        CHECK(full.seedGiven);
+        CHECK(full.setup.seed == 99);
+        CHECK(full.setup.human == Player::Two);
+        CHECK(full.setup.strength.movetimeMs == 300);
+        CHECK(full.setup.strength.depth == 0);
+
+        CHECK(refusal(R"({"type":"new","ruleset":"chess"})") != "accepted");
+        CHECK(refusal(R"({"type":"new","options":{"Hash":16}})") == "'Hash' is not a rule option");
+        CHECK(refusal(R"({"type":"new","options":{"Ruleset":"kelly"}})") != "accepted");
+        CHECK(refusal(R"({"type":"new","options":{"DrawTurns":-5}})") != "accepted");
+        CHECK(refusal(R"({"type":"new","options":{"Dice":[1]}})") != "accepted");
+        CHECK(refusal(R"({"type":"new","options":5})") != "accepted");
+        CHECK(refusal(R"({"type":"new","deal":"shuffled"})") != "accepted");
+        CHECK(refusal(R"({"type":"new","side":3})") != "accepted");
+        CHECK(refusal(R"({"type":"new","depth":0})") != "accepted");
+        CHECK(refusal(R"({"type":"new","depth":3,"movetime":100})") ==
+              "give the engine 'depth' or 'movetime', not both");
+    }
+
+    TEST_CASE("which requests end a search") {
+        std::string error;
+        const auto kind = [&](std::string_view text) {
+            const auto r = parseRequest(text, error);
+            REQUIRE(r);
+            return interruptsSearch(*r);
+        };
+        CHECK(kind(R"({"type":"stop"})"));
+        CHECK(kind(R"({"type":"new"})"));
+        CHECK(kind(R"({"type":"undo"})"));
+        CHECK(kind(R"({"type":"goto","ply":0})"));
+        CHECK_FALSE(kind(R"({"type":"play","event":"c2-b2"})"));
+        CHECK_FALSE(kind(R"({"type":"save"})"));
+        CHECK(accepted<AnalyseRequest>(R"({"type":"analyse"})").multipv == 3);
+    }
+
+    TEST_CASE("the state shows the board, the legal decisions and the attack odds") {
+        GameSetup setup;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE(game);
+        View view;
+        json s = json::parse(encodeState(*game, view));
+        CHECK(s["type"] == "state");
+        CHECK(s["turn"] == "human");
+        CHECK(s["cells"].size() == 8);
+        CHECK(s["legal"].size() == static_cast<std::size_t>(game->position().countEvents()));
+        CHECK(s["ending"].is_null());
+
+        // Both sides walk to the centre until player 1 can attack.
+        int guard = 0;
+        while (true) {
+            REQUIRE(++guard < 40);
+            const bool human = game->turn() == Turn::Human;
+            s = json::parse(encodeState(*game, view = View{game->plies(), false, false, "e"}));
+            const json& legal = human ? s["legal"] : json::array();
+            const auto attack = std::find_if(legal.begin(), legal.end(),
+                                             [](const json& e) { return e["kind"] == "attack"; });
+            if (attack != legal.end()) {
+                double sum = 0;
+                for (const auto& [k, p] : (*attack)["odds"].items())
+                    sum += p.get<double>();
+                CHECK(sum == doctest::Approx(1.0));
+                CHECK((*attack)["odds"].size() == 4);
+                break;
+            }
+            EventList list;
+            game->position().generate(list);
+            const Event pick = list[0];
+            REQUIRE_FALSE(game->decide(pick.token(), human));
+            if (game->turn() == Turn::Dice) (void)game->roll();
+            CHECK(json::parse(encodeState(*game, View{game->plies(), false, false, "e"}))["legal"]
+                      .empty() == (game->turn() != Turn::Human));
+        }
+        // An earlier position is browsed: nothing to play there.
+        json old = json::parse(encodeState(*game, View{0, false, false, "e"}));
+        CHECK(old["turn"] == "browse");
+        CHECK(old["legal"].empty());
+        CHECK(old["ply"] == 0);
+        CHECK(old["plies"] == game->plies());
+    }
+
+    TEST_CASE("dice, info and errors") {
+        GameSetup setup;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE(game);
+        // Any attack of either side, rolled.
+        for (int guard = 0; game->turn() != Turn::Dice; ++guard) {
+            REQUIRE(guard < 200);
+            EventList list;
+            game->position().generate(list);
+            Event pick = list[0];
+            for (const Event e : list)
+                if (e.kind() == EventKind::Attack) pick = e;
+            REQUIRE_FALSE(game->decide(pick.token(), game->turn() == Turn::Human));
+        }
+        const Position before = game->position();
+        const auto roll = game->roll();
+        const json d = json::parse(encodeDice(before, roll));
+        CHECK(d["type"] == "dice");
+        CHECK(d["outcome"] == std::string(outcomeName(roll.outcome)));
+        CHECK(d["attacker"]["faces"].size() == d["attacker"]["sides"].size());
+        CHECK(d["attacker"]["cell"] == before.pendingFrom().name());
+        CHECK(d["odds"][std::string(outcomeName(roll.outcome))].get<double>() > 0);
+
+        InfoLine info;
+        info.ev = -250;
+        info.wdl = std::array<int, 3>{300, 100, 600};
+        info.pv = {"c2-b2", "c9-b9"};
+        const json i = json::parse(encodeInfo(info, true, Player::Two));
+        CHECK(i["ev"] == -250);
+        CHECK(i["player"] == 2);
+        CHECK(i["wdl"][2] == 600);
+        CHECK(i["pv"][1] == "c9-b9");
+        CHECK(json::parse(encodeError("bad \"quote\""))["message"] == "bad \"quote\"");
+        const json hello = json::parse(encodeHello("dejarik", 8));
+        CHECK(hello["rulesets"].size() == 4);
+        CHECK(hello["ruleOptions"][0]["name"] == "Ruleset");
+    }
+
+    TEST_CASE("info lines") {
+        const auto i = parseInfoLine(
+            "info depth 4 seldepth 12 multipv 2 time 314 nodes 215620 nps 686687 hashfull 11 "
+            "score ev 497 wdl 748 1 251 pv axb12 kill axb2");
+        REQUIRE(i);
+        CHECK(i->depth == 4);
+        CHECK(i->multipv == 2);
+        CHECK(i->nodes == 215620);
+        CHECK(i->timeMs == 314);
+        CHECK(i->ev == 497);
+        CHECK(i->wdl == std::array<int, 3>{748, 1, 251});
+        CHECK(i->pv == std::vector<std::string>{"axb12", "kill", "axb2"});
+        const auto exact = parseInfoLine("info depth 9 score ev -1000 exact pv b1xa");
+        REQUIRE(exact);
+        CHECK(exact->exact);
+        CHECK(exact->ev == -1000);
+        CHECK_FALSE(parseInfoLine("info string hello score ev 3"));
+        CHECK_FALSE(parseInfoLine("info depth 3 nodes 10"));
+        CHECK_FALSE(parseInfoLine("info depth 3 score ev lots"));
+        CHECK_FALSE(parseInfoLine("bestmove c2-b2"));
+    }
+
+    TEST_CASE("rule options for the engine, ruleset first") {
+        RuleOptions o;
+        REQUIRE_FALSE(o.set("Ruleset", "holochess"));
+        REQUIRE_FALSE(o.set("DrawTurns", "12"));
+        const auto pairs = ruleOptionPairs(Rules(o));
+        REQUIRE(pairs.size() > 2);
+        CHECK(pairs[0] == std::pair<std::string, std::string>{"Ruleset", "holochess"});
+        CHECK(std::find(pairs.begin(), pairs.end(),
+                        std::pair<std::string, std::string>{"DrawTurns", "12"}) != pairs.end());
+    }
+}

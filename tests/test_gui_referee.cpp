@@ -1,0 +1,205 @@
+// The browser board's referee (tools/gui/referee.h): who may decide, the seeded dice,
+// undo, the end of a game and its record in the arena's format.
+#include <doctest/doctest.h>
+
+#include "game.h"
+#include "referee.h"
+
+using namespace dejarik;
+using namespace dejarik::gui;
+
+namespace {
+
+std::unique_ptr<Referee> newGame(std::uint64_t seed, Player human = Player::One,
+                                 Ruleset ruleset = Ruleset::Kelly, bool randomDeal = false) {
+    GameSetup setup;
+    setup.options.ruleset = ruleset;
+    setup.seed = seed;
+    setup.human = human;
+    setup.randomDeal = randomDeal;
+    std::string error;
+    auto game = Referee::start(setup, error);
+    REQUIRE_MESSAGE(game, error);
+    return game;
+}
+
+// Plays `count` steps with decisions picked by a seeded generator (attacks preferred half
+// of the time, so that games end), rolling dice when due.
+void playRandomly(Referee& game, int count, std::uint64_t& rng) {
+    for (int i = 0; i < count && game.turn() != Turn::Over; ++i) {
+        if (game.turn() == Turn::Dice) {
+            (void)game.roll();
+            continue;
+        }
+        EventList list;
+        game.position().generate(list);
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        std::vector<Event> attacks;
+        for (const Event e : list)
+            if (e.kind() == EventKind::Attack) attacks.push_back(e);
+        const Event pick = !attacks.empty() && (rng >> 40) % 2 == 0
+                               ? attacks[(rng >> 20) % attacks.size()]
+                               : list[static_cast<int>((rng >> 33) % list.size())];
+        REQUIRE_FALSE(game.decide(pick.token(), game.turn() == Turn::Human));
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("gui-referee") {
+    TEST_CASE("only the party whose decision it is may decide, and only legally") {
+        auto game = newGame(1);
+        CHECK(game->deal() == Position::startDfen(Ruleset::Kelly));
+        CHECK(game->turn() == Turn::Human);
+        const std::string before = game->position().dfen();
+        CHECK(game->decide("c2-b2", false) == "it is the human's decision");
+        CHECK(game->decide("c2-c9", true)->find("not a legal decision") != std::string::npos);
+        CHECK(game->decide("kill", true)->find("not a legal decision") != std::string::npos);
+        CHECK(game->decide("", true).has_value());
+        CHECK(game->position().dfen() == before);
+        CHECK(game->plies() == 0);
+        EventList list;
+        game->position().generate(list);
+        CHECK_FALSE(game->decide(list[0].token(), true));
+        CHECK(game->plies() == 1);
+
+        auto second = newGame(1, Player::Two);
+        CHECK(second->turn() == Turn::Engine);
+        CHECK(second->decide("c2-b2", true) == "it is the engine's decision");
+    }
+
+    TEST_CASE("a game needs one engine limit") {
+        GameSetup setup;
+        setup.strength = Strength{0, 0};
+        std::string error;
+        CHECK_FALSE(Referee::start(setup, error));
+        CHECK(error == "give the engine a depth or a time per decision");
+        setup.strength = Strength{3, 100};
+        CHECK_FALSE(Referee::start(setup, error));
+    }
+
+    TEST_CASE("the dice follow the seed") {
+        std::vector<std::string> first, other;
+        for (const std::uint64_t seed : {7u, 7u, 8u}) {
+            auto game = newGame(seed);
+            std::uint64_t rng = 3;  // the same decisions while the outcomes agree
+            std::vector<std::string> outcomes;
+            for (int i = 0; i < 400 && game->turn() != Turn::Over; ++i) {
+                if (game->turn() == Turn::Dice) {
+                    const Position before = game->position();
+                    const auto roll = game->roll();
+                    CHECK(before.probability(Event::outcome(roll.outcome)) > 0);
+                    CHECK(game->events().back().token == outcomeName(roll.outcome));
+                    CHECK_FALSE(game->events().back().comment.empty());
+                    outcomes.push_back(game->events().back().comment);
+                } else {
+                    playRandomly(*game, 1, rng);
+                }
+            }
+            REQUIRE(outcomes.size() > 3);
+            if (first.empty()) {
+                first = outcomes;
+            } else if (seed == 7) {
+                CHECK(outcomes == first);
+            } else {
+                other = outcomes;
+            }
+        }
+        CHECK(other != first);
+    }
+
+    TEST_CASE("undo goes back to the start of the human's turn") {
+        auto game = newGame(11);
+        CHECK_FALSE(game->undoTurn());
+        std::uint64_t rng = 5;
+        playRandomly(*game, 1, rng);  // the human's first action
+        REQUIRE(game->plies() == 1);
+        CHECK(game->undoTurn());
+        CHECK(game->plies() == 0);
+        CHECK(game->position().dfen() == game->deal());
+
+        // Through the human's turn and the engine's reply to the human's next turn.
+        while (!(game->turn() == Turn::Human && game->position().actionsLeft() == 2 &&
+                 game->plies() > 0))
+            playRandomly(*game, 1, rng);
+        const std::size_t turnStart = game->plies();
+        playRandomly(*game, 1, rng);
+        CHECK(game->undoTurn());
+        CHECK(game->plies() == turnStart);
+        CHECK(game->undoTurn());  // at a turn's start: the turn before
+        CHECK(game->plies() == 0);
+        CHECK_FALSE(game->ending());
+    }
+
+    TEST_CASE("games end, and their records read back with the arena's reader") {
+        int finished = 0;
+        for (const Ruleset ruleset : kRulesets) {
+            for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+                auto game = newGame(seed, seed % 2 ? Player::One : Player::Two, ruleset, true);
+                std::uint64_t rng = seed * 77 + static_cast<int>(ruleset);
+                playRandomly(*game, 3000, rng);
+                const arena::GameRecord record = game->record("dejarik");
+                const std::string text = arena::formatRecord(record);
+                std::string error;
+                const auto parsed = arena::parseRecords(text, error);
+                REQUIRE_MESSAGE(parsed, error);
+                REQUIRE(parsed->size() == 1);
+                const arena::GameRecord& back = parsed->front();
+                CHECK(back.moves() == record.moves());
+                CHECK(back.deal == game->deal());
+                CHECK(back.rules == game->rules().describe());
+                CHECK(back.players[index(game->setup().human)] == "human");
+                CHECK(back.finished == game->ending().has_value());
+                if (game->ending()) {
+                    ++finished;
+                    CHECK(back.outcome == game->ending()->outcome);
+                    CHECK(back.termination == game->ending()->termination);
+                    CHECK(game->turn() == Turn::Over);
+                    CHECK(game->decide("pass", true) == "the game is over");
+                } else {
+                    CHECK(text.find("[Result \"*\"]") != std::string::npos);
+                }
+
+                auto loaded = Referee::fromRecord(text, Player::One, Strength{2, 0}, error);
+                REQUIRE_MESSAGE(loaded, error);
+                CHECK(loaded->plies() == game->plies());
+                CHECK(loaded->position().dfen() == game->position().dfen());
+                CHECK(loaded->position().key() == game->position().key());
+                CHECK(loaded->ending().has_value() == game->ending().has_value());
+                if (game->ending()) CHECK(loaded->ending()->outcome == game->ending()->outcome);
+            }
+        }
+        CHECK(finished >= 8);
+    }
+
+    TEST_CASE("an unfinished game saved and loaded goes on") {
+        auto game = newGame(4);
+        std::uint64_t rng = 9;
+        playRandomly(*game, 9, rng);
+        REQUIRE_FALSE(game->ending());
+        const std::string text = arena::formatRecord(game->record("dejarik"));
+        CHECK(text.find("[Termination") == std::string::npos);
+        std::string error;
+        auto loaded = Referee::fromRecord(text, Player::One, Strength{2, 0}, error);
+        REQUIRE_MESSAGE(loaded, error);
+        CHECK(loaded->turn() == game->turn());
+        CHECK(loaded->position().dfen() == game->position().dfen());
+        CHECK(loaded->position().key() == game->position().key());
+    }
+
+    TEST_CASE("a tampered record is refused") {
+        auto game = newGame(4);
+        std::uint64_t rng = 9;
+        playRandomly(*game, 6, rng);
+        std::string text = arena::formatRecord(game->record("dejarik"));
+        const std::string first = game->events().front().token;
+        text.replace(text.find(" " + first + " ") + 1, first.size(), "a-a");
+        std::string error;
+        CHECK_FALSE(Referee::fromRecord(text, Player::One, Strength{2, 0}, error));
+        CHECK(error.find("event 1 'a-a' is not legal") == 0);
+        CHECK_FALSE(Referee::fromRecord("[Event \"x\"]\n", Player::One, Strength{2, 0}, error));
+        CHECK_FALSE(error.empty());
+        CHECK_FALSE(Referee::fromRecord("", Player::One, Strength{2, 0}, error));
+        CHECK(error == "expected one record, found 0");
+    }
+}
