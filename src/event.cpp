@@ -19,6 +19,8 @@ std::string Event::token() const {
             return "pass";
         case EventKind::Outcome:
             return std::string(outcomeName(outcome()));
+        case EventKind::CaptureMove:
+            return from().name() + "-" + to().name() + "x" + captured().name();
     }
     return "none";
 }
@@ -34,6 +36,20 @@ std::optional<Event> Event::parse(std::string_view raw) {
         if (sep != '-' && sep != 'x') continue;
         const auto from = Cell::parse(std::string_view(token).substr(0, split));
         const auto to = Cell::parse(std::string_view(token).substr(split + 1));
+        if (sep == '-' && from && !to) {
+            // A Courtier capture choice: "<from>-<to>x<cell>" (cell names hold no 'x').
+            const auto x = token.find('x', split + 1);
+            if (x == std::string::npos) continue;
+            const auto target =
+                Cell::parse(std::string_view(token).substr(split + 1, x - split - 1));
+            const auto taken = Cell::parse(std::string_view(token).substr(x + 1));
+            if (!target || !taken || !board::adjacent(*target).has(*taken)) continue;
+            // Only the middle cell of a line that the step's cell ends survives the code's
+            // round trip (Event::code); anything else names no capture.
+            const Event e = captureMove(*from, *target, *taken);
+            if (fromCode(e.code()) != e) continue;
+            return e;
+        }
         if (!from || !to) continue;
         return sep == '-' ? move(*from, *to) : attack(*from, *to);
     }

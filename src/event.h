@@ -21,6 +21,9 @@ enum class EventKind : std::uint8_t {
     Pass,
     Outcome,  // a chance outcome of the pending attack
     Place,    // from-to, the placement of a pushed piece
+    // from-toxcell: a Courtier step with two or more capture candidates and the one taken
+    // (RULES §14.8). Its code spends kind value 7 as well (see code()).
+    CaptureMove,
 };
 
 // A 16-bit value: kind, two cells, and the outcome for chance events.
@@ -41,25 +44,44 @@ class Event {
     [[nodiscard]] static constexpr Event place(Cell from, Cell to) {
         return {EventKind::Place, from, to, 0};
     }
+    // `captured` is adjacent to `to`: the middle of a line that `to` ends (RULES §14.4).
+    [[nodiscard]] static constexpr Event captureMove(Cell from, Cell to, Cell captured) {
+        return {EventKind::CaptureMove, from, to, static_cast<std::uint8_t>(captured.index())};
+    }
 
     [[nodiscard]] constexpr EventKind kind() const { return kind_; }
     [[nodiscard]] constexpr bool isNone() const { return kind_ == EventKind::None; }
     [[nodiscard]] constexpr Cell from() const { return Cell(from_); }
     [[nodiscard]] constexpr Cell to() const { return Cell(to_); }
     [[nodiscard]] constexpr Outcome outcome() const { return static_cast<Outcome>(outcome_); }
+    // The enemy a CaptureMove takes.
+    [[nodiscard]] constexpr Cell captured() const { return Cell(outcome_); }
     constexpr bool operator==(const Event&) const = default;
 
-    // A compact code, unique per event, for tables (0 is None).
+    // A compact code, unique per event, for tables (0 is None). A CaptureMove's captured
+    // cell, a neighbour of `to`, is written as a slot of 4 bits (captureSlot): three in the
+    // outcome's place and bit 15, the fourth as kind value 7, so events stay 16 bits wide.
     [[nodiscard]] constexpr std::uint16_t code() const {
+        if (kind_ == EventKind::CaptureMove) {
+            const int slot = captureSlot(to(), captured());
+            return static_cast<std::uint16_t>((slot >= 8 ? 7 : 6) | (from_ << 3) | (to_ << 8) |
+                                              ((slot & 7) << 13));
+        }
         return static_cast<std::uint16_t>(static_cast<int>(kind_) | (from_ << 3) | (to_ << 8) |
                                           (outcome_ << 13));
     }
     [[nodiscard]] static constexpr Event fromCode(std::uint16_t code) {
-        return {static_cast<EventKind>(code & 7), Cell((code >> 3) & 31), Cell((code >> 8) & 31),
+        const int kind = code & 7;
+        const Cell from((code >> 3) & 31), to((code >> 8) & 31);
+        if (kind >= 6) {
+            const int slot = ((code >> 13) & 7) | (kind == 7 ? 8 : 0);
+            return captureMove(from, to, capturedOfSlot(to, slot));
+        }
+        return {static_cast<EventKind>(kind), from, to,
                 static_cast<std::uint8_t>((code >> 13) & 3)};
     }
 
-    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push"; "none" for None.
+    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push", "b9-axb1"; "none" for None.
     [[nodiscard]] std::string token() const;
 
     // Parses a token without a position: "x-y" comes back as a Move, which the position
@@ -67,6 +89,23 @@ class Event {
     [[nodiscard]] static std::optional<Event> parse(std::string_view token);
 
   private:
+    // The captured cell relative to `to`: from the centre, the ray of the b cell taken less
+    // one (0..11); from a ring cell, 0 its ring's previous cell, 1 its next, 2 its
+    // neighbour towards the centre (a from b_i, b_i from c_i).
+    [[nodiscard]] static constexpr int captureSlot(Cell to, Cell captured) {
+        if (to.isCentre()) return captured.ray() - 1;
+        if (captured.orbit() != to.orbit()) return 2;
+        return captured.ray() % 12 + 1 == to.ray() ? 0 : 1;
+    }
+    [[nodiscard]] static constexpr Cell capturedOfSlot(Cell to, int slot) {
+        if (to.isCentre()) return Cell::inner(slot + 1);
+        const int ray = to.ray();
+        const int base = to.isOuter() ? 12 : 0;
+        if (slot == 0) return Cell(base + (ray + 10) % 12 + 1);
+        if (slot == 1) return Cell(base + ray % 12 + 1);
+        return to.isOuter() ? Cell::inner(ray) : Cell::centre();
+    }
+
     constexpr Event(EventKind kind, Cell from, Cell to, std::uint8_t outcome)
         : kind_(kind),
           from_(static_cast<std::uint8_t>(from.index())),
@@ -76,7 +115,7 @@ class Event {
     EventKind kind_ = EventKind::None;
     std::uint8_t from_ = 0;
     std::uint8_t to_ = 0;
-    std::uint8_t outcome_ = 0;
+    std::uint8_t outcome_ = 0;  // the outcome; a CaptureMove's captured cell
 };
 
 // A fixed-capacity event list, so generation never allocates. 256 exceeds the most events

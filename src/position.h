@@ -105,10 +105,13 @@ class Position {
     // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
     // (operator==). The board is not copied: a move or a placement is walked back, and an
     // outcome saves the two combatants, the only pieces it can remove.
+    // Courtier: a step saves its mover as `attacker` and what it took as `defender`, on
+    // `captured`.
     struct Undo {
         State state;
         Piece attacker;
         Piece defender;
+        Cell captured;
     };
     // Applies a legal event, saving in `saved` what undo() needs.
     void apply(Event e, Undo& saved);
@@ -130,6 +133,19 @@ class Position {
     void endAction();
     void checkEnd(bool turnEnded);
     [[nodiscard]] const Rules::Combat& pendingCombat() const;
+
+    // Courtier (RULES §14), in src/courtier.cpp.
+    struct CourtierStep {
+        Cell captured;
+        Piece capturedPiece;  // none: the step captured nothing
+        bool moverLost = false;
+    };
+    void generateCourtier(EventList& out) const;
+    [[nodiscard]] int countCourtier() const;
+    CourtierStep applyCourtier(Event e);
+    [[nodiscard]] static std::optional<Position> fromCourtierDfen(std::string_view dfen,
+                                                                  const Rules& rules,
+                                                                  std::string* error);
 
     const Rules* rules_;
     State st_;

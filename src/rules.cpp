@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "courtier.h"
 #include "text.h"
 #include "zobrist.h"
 
@@ -10,8 +11,8 @@ namespace dejarik {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kRulesetNames = {"kelly", "dalsian-classic", "dalsian",
-                                                           "holochess"};
+constexpr std::array<std::string_view, 5> kRulesetNames = {"kelly", "dalsian-classic", "dalsian",
+                                                           "holochess", "courtier"};
 constexpr std::array<std::string_view, 3> kBlockedPushNames = {"stay", "kill", "kill-on-push"};
 
 // Attack / defence / movement, in Creature order S M G H T N K L (RULES §9), one row per
@@ -40,6 +41,9 @@ Preset presetOf(Ruleset r) {
             return {DiceModel::TwoD10, true, false, BlockedPush::Stay, 0};
         case Ruleset::Holochess:
             return {DiceModel::SplitD6, false, true, BlockedPush::Kill, 0};
+        case Ruleset::Courtier:
+            // No attacks and no dice: only the neutral settings (RULES §14.13).
+            return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
     }
     return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
 }
@@ -131,6 +135,12 @@ std::optional<Piece> Piece::fromLetter(char letter) {
     return Piece(letter == upper ? Player::One : Player::Two, static_cast<Creature>(pos));
 }
 
+char Rules::letter(Piece p) const {
+    if (!courtier() || p.isNone()) return p.letter();
+    const char upper = p.creature() == courtier::kGuard ? 'U' : 'W';
+    return p.owner() == Player::One ? upper : static_cast<char>(std::tolower(upper));
+}
+
 std::string_view rulesetName(Ruleset r) {
     return kRulesetNames[static_cast<int>(r)];
 }
@@ -163,6 +173,19 @@ std::optional<std::string> RuleOptions::set(std::string_view name, std::string_v
     std::string error;
     const auto checked = checkOptionValue(option->spec, value, &error);
     if (!checked) return error;
+    if (ruleset == Ruleset::Courtier && option->resetByRuleset) {
+        // Courtier has no dice, attacks or paths: only the values that leave the choice to
+        // the ruleset, or CentreWin off, are accepted, so a GUI may reset every option.
+        RuleOptions neutral = *this;
+        option->apply(neutral, *checked);
+        const bool isNeutral = !neutral.dice && !neutral.safeOuterOrbit &&
+                               !neutral.kingOfTheCentre && !neutral.centreStraight &&
+                               !neutral.blockedPush && neutral.centreWin <= 0;
+        if (!isNeutral)
+            return "option " + std::string(option->spec.name) +
+                   " does not apply to Ruleset courtier";
+        return std::nullopt;
+    }
     option->apply(*this, *checked);
     return std::nullopt;
 }
@@ -183,8 +206,16 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
     blockedPush_ = options.blockedPush.value_or(p.blockedPush);
     centreWin_ = options.centreWin >= 0 ? options.centreWin : p.centreWin;
     ratings_ = options.ruleset == Ruleset::Holochess ? kHolochessRatings : kKellyRatings;
+    if (courtier()) {
+        // Set only through RuleOptions::set, which refuses them; a caller that fills the
+        // struct by hand gets the game all the same.
+        dice_ = p.dice;
+        safeOuterOrbit_ = kingOfTheCentre_ = centreStraight_ = false;
+        blockedPush_ = p.blockedPush;
+        centreWin_ = 0;
+    }
 
-    std::uint64_t digest = 0x7AB1E5ull;
+    std::uint64_t digest = courtier() ? 0xC0E27ull : 0x7AB1E5ull;
     for (const std::uint64_t field :
          {static_cast<std::uint64_t>(dice_), std::uint64_t{safeOuterOrbit_},
           std::uint64_t{kingOfTheCentre_}, std::uint64_t{centreStraight_},
@@ -223,6 +254,7 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
 }
 
 std::string Rules::describe() const {
+    if (courtier()) return "courtier DrawTurns=" + std::to_string(drawTurns());
     auto flag = [](bool b) { return b ? "true" : "false"; };
     return std::string(rulesetName(ruleset())) + " Dice=" + std::string(diceModelName(dice_)) +
            " SafeOuterOrbit=" + flag(safeOuterOrbit_) +

@@ -65,7 +65,9 @@ class Piece {
     std::uint8_t code_ = 0;
 };
 
-enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess };
+// Courtier (RULES §14) is a different game on the same board; kRulesets lists the four
+// Dejarik rulesets only.
+enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess, Courtier };
 inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::DalsianClassic,
                                                      Ruleset::Dalsian, Ruleset::Holochess};
 [[nodiscard]] std::string_view rulesetName(Ruleset r);
@@ -95,7 +97,8 @@ struct RuleOptions {
     bool operator==(const RuleOptions&) const = default;
 
     // Sets one option by its protocol name and value, both case-insensitive (ruleOptionSpecs).
-    // Returns an error message, or nothing on success.
+    // Returns an error message, or nothing on success. Under Courtier the Dejarik-only
+    // options take only their neutral values (RULES §14.13).
     [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
 
     // "Name=Value" form used on command lines.
@@ -130,6 +133,10 @@ class Rules {
 
     [[nodiscard]] const RuleOptions& options() const { return options_; }
     [[nodiscard]] Ruleset ruleset() const { return options_.ruleset; }
+    // The game is Courtier (RULES §14): Guards and Kings, one step a turn, no dice.
+    [[nodiscard]] bool courtier() const { return options_.ruleset == Ruleset::Courtier; }
+    // A piece's letter in this game: the creature letters, or Courtier's U and W.
+    [[nodiscard]] char letter(Piece p) const;
     [[nodiscard]] DiceModel dice() const { return dice_; }
     [[nodiscard]] bool safeOuterOrbit() const { return safeOuterOrbit_; }
     [[nodiscard]] bool kingOfTheCentre() const { return kingOfTheCentre_; }

@@ -45,14 +45,16 @@ std::string decisionDfen(const Position& pos, Transform t, std::uint32_t quiet) 
     std::string cells(Cell::kCount, '.');
     for (int i = 0; i < Cell::kCount; ++i)
         cells[static_cast<std::size_t>(transform(Cell(i), t.board).index())] =
-            transform(pos.at(Cell(i)), t).letter();
+            pos.rules().letter(transform(pos.at(Cell(i)), t));
     const Player side = transform(pos.sideToMove(), t);
     const std::uint32_t hold1 = pos.hold(transform(Player::One, t));
     const std::uint32_t hold2 = pos.hold(transform(Player::Two, t));
     std::string s = cellsField(cells);
     s += side == Player::One ? " 1 " : " 2 ";
     s += std::to_string(pos.actionsLeft()) + ' ' + std::to_string(quiet) + ' ' +
-         std::to_string(pos.turn()) + ' ' + std::to_string(hold1) + '/' + std::to_string(hold2);
+         std::to_string(pos.turn());
+    // A Courtier DFEN has no hold field (RULES §14.11).
+    if (!pos.rules().courtier()) s += ' ' + std::to_string(hold1) + '/' + std::to_string(hold2);
     return s;
 }
 

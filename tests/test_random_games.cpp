@@ -313,6 +313,9 @@ void checkTransition(const Position& parent, Event e, const Position& child) {
         case EventKind::Place:
             VERIFY(child.quiet() == parent.quiet());
             break;
+        case EventKind::CaptureMove:
+            FAIL("a Courtier event in Dejarik");
+            break;
         case EventKind::None:
             FAIL("None generated");
     }
