@@ -1,5 +1,6 @@
 #include "eval.h"
 
+#include "courtier_eval.h"
 #include "placement.h"
 #include "terms.h"
 
@@ -8,6 +9,7 @@ namespace dejarik::eval {
 namespace {
 
 [[nodiscard]] double valueOf(const Position& pos, const Tunables& tunables, Memo* memo) {
+    if (pos.rules().courtier()) return courtier::evaluate(pos);
     if (!pos.isOver() && pos.phase() == Phase::Placement)
         return bestPlacement(pos, tunables, memo).value;
     return scoredValue(pos, tunables, memo);

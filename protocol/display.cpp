@@ -22,7 +22,7 @@ void place(std::vector<std::string>& grid, int col, int row, const std::string& 
 }
 
 std::string label(const Position& pos, Cell c) {
-    return c.name() + " " + pos.at(c).letter();
+    return c.name() + " " + pos.rules().letter(pos.at(c));
 }
 
 std::string fixed6(double v) {
@@ -82,6 +82,9 @@ std::string dueText(const Position& pos) {
     if (pos.isOver()) return "game over: " + resultText(pos);
     switch (pos.phase()) {
         case Phase::Decision:
+            if (pos.rules().courtier())
+                return playerName(pos.decider()) + " to decide: the move of turn " +
+                       std::to_string(pos.turn());
             return playerName(pos.decider()) + " to decide: action " +
                    std::to_string(3 - pos.actionsLeft()) + " of 2 of turn " +
                    std::to_string(pos.turn());

@@ -50,7 +50,8 @@ std::filesystem::path tableRoot(const Settings& settings) {
 
 std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Rules& rules,
                                               std::string* error) {
-    if (!settings.tables) return nullptr;
+    // The tables solve Dejarik; Courtier has none.
+    if (!settings.tables || rules.courtier()) return nullptr;
     const std::filesystem::path root = tableRoot(settings);
     std::error_code ec;
     const auto status = std::filesystem::status(root, ec);
@@ -77,6 +78,7 @@ std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Ru
 }
 
 std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
+    if (pos.rules().courtier()) return "table: none (Courtier)";
     if (!tb) return "table: off";
     const int creatures = pos.occupied().count();
     if (creatures > tables::kMaxPieces)

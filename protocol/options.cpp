@@ -95,7 +95,8 @@ std::optional<std::string> setOption(Settings& settings, const Option& option,
     const auto checked = checkOptionValue(option.spec, value, &error);
     if (!checked) return error;
     if (option.rule) {
-        option.rule->apply(settings.rules, *checked);
+        if (auto refused = settings.rules.refusal(*option.rule, *checked)) return refused;
+        if (!settings.rules.inactive(*option.rule)) option.rule->apply(settings.rules, *checked);
     } else if (option.store) {
         option.store(settings, *checked);
     }

@@ -190,6 +190,25 @@ std::optional<std::string> RuleOptions::set(std::string_view name, std::string_v
     return std::nullopt;
 }
 
+bool RuleOptions::inactive(const RuleOptionSpec& option) const {
+    // The options that Ruleset resets are exactly Dejarik's own.
+    return ruleset == Ruleset::Courtier && option.resetByRuleset;
+}
+
+std::optional<std::string> RuleOptions::refusal(const RuleOptionSpec& option,
+                                                const OptionValue& value) const {
+    if (!inactive(option)) return std::nullopt;
+    // Courtier has no dice, attacks or paths: only the values that leave the choice to the
+    // ruleset, or CentreWin off, are accepted, so that a GUI may reset every option.
+    RuleOptions neutral;
+    option.apply(neutral, value);
+    const bool isNeutral = !neutral.dice && !neutral.safeOuterOrbit && !neutral.kingOfTheCentre &&
+                           !neutral.centreStraight && !neutral.blockedPush &&
+                           neutral.centreWin <= 0;
+    if (isNeutral) return std::nullopt;
+    return "option " + std::string(option.spec.name) + " does not apply to Ruleset courtier";
+}
+
 std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
     const auto eq = assignment.find('=');
     if (eq == std::string_view::npos || eq == 0)

@@ -82,6 +82,8 @@ struct Ratings {
     int movement = 0;
 };
 
+struct RuleOptionSpec;
+
 // The rule options as a user sets them (PROTOCOL.md "Options"): unset optionals and
 // centreWin -1 mean "as the ruleset says". The defaults here are the options' defaults.
 struct RuleOptions {
@@ -100,6 +102,15 @@ struct RuleOptions {
     // Returns an error message, or nothing on success. Under Courtier the Dejarik-only
     // options take only their neutral values (RULES §14.13).
     [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+
+    // Why `option` may not take `value` now, or nothing: under Courtier the options of
+    // Dejarik alone take only their neutral values (RULES §14.13). A neutral value is then
+    // accepted and changes nothing (`set` leaves the options as they are).
+    [[nodiscard]] std::optional<std::string> refusal(const RuleOptionSpec& option,
+                                                     const OptionValue& value) const;
+    // Whether setting `option` would change nothing whatever the value: a Dejarik-only
+    // option under Courtier.
+    [[nodiscard]] bool inactive(const RuleOptionSpec& option) const;
 
     // "Name=Value" form used on command lines.
     [[nodiscard]] std::optional<std::string> setAssignment(std::string_view assignment);

@@ -83,7 +83,7 @@ TEST_SUITE("session") {
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
             "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
-            "dalsian var holochess",
+            "dalsian var holochess var courtier",
             "option name Dice type combo default ruleset var ruleset var pools var d20 var 2d10 "
             "var split-d6",
             "option name SafeOuterOrbit type combo default ruleset var ruleset var true var false",
