@@ -463,7 +463,7 @@ TEST_SUITE("session") {
                    "info string go perft stopped: 0 of 10 first events counted, no total",
                    "Nodes searched"},
               Case{"bench 30",
-                   "info string bench stopped: 0 of 12 positions searched, no signature",
+                   "info string bench stopped: 0 of 15 positions searched, no signature",
                    "bench nodes"}}) {
             INFO(c.job);
             Engine e;
