@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -32,6 +33,26 @@ constexpr double kKingTakenNext = 0.90;  // the other side is on turn and can ta
 constexpr double kKingInDanger = 0.30;   // it could, were it on turn: the King must be saved
 constexpr double kOpenKingLine = 0.05;   // a line through the King no friend closes
 constexpr double kStep = 0.008;
+// Enemy pieces close to the King: each one two steps away or nearer adds pressure, so that
+// a side gathers its pieces around the other King rather than shuffle.
+constexpr double kPressure = 0.04;
+constexpr int kPressureReach = 3;
+
+// Steps between two cells on empty board (RULES §1 adjacency), by breadth-first search.
+constexpr std::array<std::array<std::uint8_t, Cell::kCount>, Cell::kCount> kDistance = [] {
+    std::array<std::array<std::uint8_t, Cell::kCount>, Cell::kCount> d{};
+    for (int from = 0; from < Cell::kCount; ++from) {
+        std::uint32_t seen = 1u << from, frontier = seen;
+        for (std::uint8_t steps = 1; frontier != 0; ++steps) {
+            std::uint32_t next = board::neighbours(Bitboard(frontier)).bits() & ~seen;
+            for (int c = 0; c < Cell::kCount; ++c)
+                if ((next >> c) & 1u) d[from][c] = steps;
+            seen |= next;
+            frontier = next;
+        }
+    }
+    return d;
+}();
 // The draw clock: within this many moves of the quiet draw the terms fade linearly.
 constexpr int kFadeMoves = 16;
 
@@ -44,6 +65,7 @@ struct SideFacts {
     Bitboard capturable;   // enemies some step could take
     bool threatensKing = false;
     int openKingLines = 0;  // lines through this side's King with no friend at an end
+    int pressure = 0;       // enemy pieces near this side's King, weighted by nearness
     int centre = 0;         // own pieces on a
     int inner = 0;          // own pieces on orbit B
 };
@@ -77,6 +99,8 @@ SideFacts factsOf(const Position& pos, Player p) {
         const auto& lines = rules::kCellLines[f.king.index()];
         for (int i = 0; i < lines.flankCount; ++i)
             if ((lines.flanks[i] & own).empty()) ++f.openKingLines;
+        for (const Cell e : enemies)
+            f.pressure += std::max(0, kPressureReach - kDistance[f.king.index()][e.index()]);
     }
     return f;
 }
@@ -109,7 +133,7 @@ Scores score(const Position& pos) {
         const bool moves = p == onTurn;
         t[kMaterial][i] = kGuard * f.guards;
         // The King: how the other side can close on it.
-        double king = -kOpenKingLine * f.openKingLines;
+        double king = -kOpenKingLine * f.openKingLines - kPressure * f.pressure;
         if (them.threatensKing) king -= moves ? kKingInDanger : kKingTakenNext;
         t[kKingSafety][i] = king;
         t[kCentre][i] = kCentreCell * f.centre + kInnerCell * f.inner;
@@ -161,7 +185,8 @@ Breakdown explain(const Position& pos) {
                 break;
             case kKingSafety:
                 term.note = std::to_string(f1.openKingLines) + " / " +
-                            std::to_string(f2.openKingLines) + " open lines" +
+                            std::to_string(f2.openKingLines) + " open lines, pressure " +
+                            std::to_string(f1.pressure) + " / " + std::to_string(f2.pressure) +
                             (f2.threatensKing ? ", King 1 in reach" : "") +
                             (f1.threatensKing ? ", King 2 in reach" : "");
                 break;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 #include "board.h"
@@ -57,15 +58,20 @@ struct CellLines {
 };
 
 inline constexpr std::array<CellLines, Cell::kCount> kCellLines = [] {
+    // Built in plain integers: g++ 12 rejects Bitboard's compound assignment in this
+    // constant expression.
+    std::array<std::uint32_t, Cell::kCount> middles{};
     std::array<CellLines, Cell::kCount> t{};
     for (const Line& l : kLines) {
-        t[l.end1.index()].middles |= Bitboard::of(l.middle);
+        middles[l.end1.index()] |= 1u << l.middle.index();
         t[l.end1.index()].farEnd[l.middle.index()] = l.end2;
-        t[l.end2.index()].middles |= Bitboard::of(l.middle);
+        middles[l.end2.index()] |= 1u << l.middle.index();
         t[l.end2.index()].farEnd[l.middle.index()] = l.end1;
         CellLines& m = t[l.middle.index()];
-        m.flanks[m.flankCount++] = Bitboard::of(l.end1) | Bitboard::of(l.end2);
+        m.flanks[m.flankCount++] = Bitboard((1u << l.end1.index()) | (1u << l.end2.index()));
     }
+    for (int i = 0; i < Cell::kCount; ++i)
+        t[i].middles = Bitboard(middles[i]);
     return t;
 }();
 

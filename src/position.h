@@ -55,6 +55,11 @@ class Position {
     [[nodiscard]] std::uint32_t turn() const { return st_.turn; }
     [[nodiscard]] std::uint32_t hold(Player p) const { return st_.hold[index(p)]; }
     [[nodiscard]] Phase phase() const { return st_.phase; }
+    // A turn starts here: its first decision is due (two actions left in Dejarik, the one
+    // move of a Courtier turn).
+    [[nodiscard]] bool startsTurn() const {
+        return st_.phase == Phase::Decision && st_.actions == (rules_->courtier() ? 1 : 2);
+    }
     // The player whose decision is due: the player on turn, except for the placement after a
     // counter-push. Meaningless while an outcome is due.
     [[nodiscard]] Player decider() const { return st_.decider; }

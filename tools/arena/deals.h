@@ -14,8 +14,11 @@ namespace dejarik::arena {
 // The deal of a round, a function of seed and round alone, as a DFEN. The eight creatures
 // are split four and four at random and put in random order on c2..c5 (player 1) and
 // c8..c11 (player 2): a uniform permutation, so each of the 70 x 24 x 24 deals is equally
-// likely. Holochess keeps its two groups (group 1 for player 1) and shuffles each.
+// likely. Holochess keeps its two groups (group 1 for player 1) and shuffles each. Courtier
+// has one start (RULES §14.3) and no dice: its deals are the start after kCourtierOpening
+// random moves, so that the rounds of deterministic engines differ.
 [[nodiscard]] std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round);
+inline constexpr int kCourtierOpening = 4;
 
 // A deal file: one DFEN a line; blank lines and lines starting with '#' are skipped. Every
 // DFEN must parse under `rules` and name a game that is not over yet.

@@ -173,7 +173,8 @@ int runCommand(const std::vector<std::string>& args) {
         "an engine: KEY=VALUE items (two or more --engine)")(
         "each", po::value<std::vector<std::string>>()->multitoken(),
         "KEY=VALUE items for every engine (an engine's own items win)")(
-        "ruleset", po::value(&ruleset), "kelly (default), dalsian-classic, dalsian, holochess")(
+        "ruleset", po::value(&ruleset),
+        "kelly (default), dalsian-classic, dalsian, holochess, courtier")(
         "option", po::value(&ruleItems)->composing(),
         "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
         "pairs", po::value(&pairs), "deal pairs per encounter (two games each; default 10)")(
@@ -354,11 +355,11 @@ std::string boardPicture(const Position& pos) {
         s += (ray < 10 ? "  " : " ") + std::to_string(ray);
     s += "\n   c  ";
     for (int ray = 1; ray <= 12; ++ray)
-        s += std::string("  ") + pos.at(Cell::outer(ray)).letter();
+        s += std::string("  ") + pos.rules().letter(pos.at(Cell::outer(ray)));
     s += "\n   b  ";
     for (int ray = 1; ray <= 12; ++ray)
-        s += std::string("  ") + pos.at(Cell::inner(ray)).letter();
-    s += "\n   a    " + std::string(1, pos.at(Cell::centre()).letter()) + "\n";
+        s += std::string("  ") + pos.rules().letter(pos.at(Cell::inner(ray)));
+    s += "\n   a    " + std::string(1, pos.rules().letter(pos.at(Cell::centre()))) + "\n";
     return s;
 }
 
