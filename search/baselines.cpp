@@ -97,6 +97,20 @@ Event greedyDecision(const Position& pos, std::uint64_t& rngState) {
     BestPicker picker(rngState);
     const Player decider = pos.decider();
     for (const Event e : events) {
+        if (pos.rules().courtier()) {
+            // Courtier has no attacks: a step is worth what it takes (a Guard 1; the King
+            // ends the game), less the mover if it goes in a double capture.
+            Position child = pos;
+            child.apply(e);
+            const double won = child.isOver() ? 100.0 * (child.winProbability(decider) -
+                                                         child.winProbability(opponent(decider)))
+                                              : 0.0;
+            const int taken =
+                pos.pieces(opponent(decider)).count() - child.pieces(opponent(decider)).count();
+            const int lost = pos.pieces(decider).count() - child.pieces(decider).count();
+            picker.offer(e, won + taken - lost);
+            continue;
+        }
         switch (e.kind()) {
             case EventKind::Attack:
                 picker.offer(e, attackGain(pos, e.from(), e.to()));

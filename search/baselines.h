@@ -11,8 +11,9 @@ namespace dejarik::search {
 [[nodiscard]] Event randomDecision(const Position& pos, std::uint64_t& rngState);
 
 // The decision with the best immediate expected material gain for the deciding player
-// (attacks by their exact outcome odds, placements by what they expose), no look-ahead;
-// ties broken by rngState.
+// (attacks by their exact outcome odds, placements by what they expose; in Courtier the
+// pieces a step captures, a King capture above all), no look-ahead; ties broken by
+// rngState.
 [[nodiscard]] Event greedyDecision(const Position& pos, std::uint64_t& rngState);
 
 }  // namespace dejarik::search

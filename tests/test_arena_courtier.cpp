@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "baselines.h"
 #include "deals.h"
 #include "engine.h"
 #include "referee.h"
@@ -54,5 +55,19 @@ TEST_SUITE("arena-unit") {
         }
         CHECK(seen.count(Termination::KingCapture) == 1);
         CHECK(terminationName(Termination::KingCapture) == "king-capture");
+    }
+
+    TEST_CASE("courtier: the greedy player takes the King, and a Guard before nothing") {
+        const Rules rules = Rules::preset(Ruleset::Courtier);
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            std::uint64_t rng = seed;
+            // c7-b7 takes the King on b6; b5-a and b12-a only Guards (PERFT.md "king").
+            Position pos = *Position::fromDfen("./..u.Uw..u..U/W....UU..u.. 1 1 0 1", rules);
+            pos.apply(search::greedyDecision(pos, rng));
+            CHECK(pos.result() == Result::Player1Wins);
+            // c5-b5 takes the Guard on b4, the one capture of "single".
+            Position single = *Position::fromDfen("./..Uu...u..../W...U.w.U.u. 1 1 0 1", rules);
+            CHECK(search::greedyDecision(single, rng).token() == "c5-b5");
+        }
     }
 }
