@@ -8,8 +8,10 @@
 #include <cmath>
 #include <random>
 
+#include "eval.h"
 #include "random_positions.h"
 #include "search.h"
+#include "symmetry.h"
 #include "test_search_support.h"
 
 using namespace dejarik;
@@ -134,4 +136,25 @@ TEST_CASE("courtier: the searcher takes the King, with a capture choice when it 
         CHECK(expectiminimax(after, 1, nodes) < 1.0);  // player 1 cannot take it next
         CHECK(report.lines[0].value > -1.0);
     }
+}
+
+TEST_CASE("courtier: the evaluator is colour-symmetric, board-symmetric and explains itself") {
+    int compared = 0;
+    for (const Position& pos : samplePositions(courtierRules(), 200, 14)) {
+        const double v = eval::evaluate(pos);
+        CAPTURE(pos.dfen());
+        REQUIRE(std::abs(v) < 1.0);
+        const eval::Breakdown b = eval::explain(pos);
+        CHECK(b.value == v);
+        REQUIRE(b.terms.size() == 5);
+        const auto wdl = eval::wdl(pos, v);
+        CHECK(wdl[0] + wdl[1] + wdl[2] == 1000);
+        CHECK(wdl[0] - wdl[2] == std::lround(1000 * v));
+        for (const Symmetry s : Symmetry::all()) {
+            CHECK(eval::evaluate(transform(pos, Transform{s, false})) == v);
+            CHECK(eval::evaluate(transform(pos, Transform{s, true})) == -v);
+        }
+        ++compared;
+    }
+    CHECK(compared == 200);
 }
