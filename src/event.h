@@ -22,7 +22,7 @@ enum class EventKind : std::uint8_t {
     Outcome,  // a chance outcome of the pending attack
     Place,    // from-to, the placement of a pushed piece
     // from-toxcell: a Courtier step with two or more capture candidates and the one taken
-    // (RULES §14.8). Its code spends kind value 7 as well (see code()).
+    // (RULES §14.8).
     CaptureMove,
 };
 
@@ -59,26 +59,30 @@ class Event {
     constexpr bool operator==(const Event&) const = default;
 
     // A compact code, unique per event, for tables (0 is None). A CaptureMove's captured
-    // cell, a neighbour of `to`, is written as a slot of 4 bits (captureSlot): three in the
-    // outcome's place and bit 15, the fourth as kind value 7, so events stay 16 bits wide.
+    // cell, a neighbour of `to`, takes the outcome's two bits as a slot (captureSlot): 0..2
+    // for a step onto a ring cell; 3 for a step onto the centre, whose cell is then implied
+    // and the `to` field holds the captured cell. So events stay 16 bits, kind value 7 free.
     [[nodiscard]] constexpr std::uint16_t code() const {
         if (kind_ == EventKind::CaptureMove) {
-            const int slot = captureSlot(to(), captured());
-            return static_cast<std::uint16_t>((slot >= 8 ? 7 : 6) | (from_ << 3) | (to_ << 8) |
-                                              ((slot & 7) << 13));
+            const int kind = static_cast<int>(EventKind::CaptureMove);
+            if (to().isCentre())
+                return static_cast<std::uint16_t>(kind | (from_ << 3) | (outcome_ << 8) |
+                                                  (kCentreSlot << 13));
+            return static_cast<std::uint16_t>(kind | (from_ << 3) | (to_ << 8) |
+                                              (captureSlot(to(), captured()) << 13));
         }
         return static_cast<std::uint16_t>(static_cast<int>(kind_) | (from_ << 3) | (to_ << 8) |
                                           (outcome_ << 13));
     }
     [[nodiscard]] static constexpr Event fromCode(std::uint16_t code) {
-        const int kind = code & 7;
+        const auto kind = static_cast<EventKind>(code & 7);
         const Cell from((code >> 3) & 31), to((code >> 8) & 31);
-        if (kind >= 6) {
-            const int slot = ((code >> 13) & 7) | (kind == 7 ? 8 : 0);
-            return captureMove(from, to, capturedOfSlot(to, slot));
+        const int low = (code >> 13) & 3;
+        if (kind == EventKind::CaptureMove) {
+            if (low == kCentreSlot) return captureMove(from, Cell::centre(), to);
+            return captureMove(from, to, capturedOfSlot(to, low));
         }
-        return {static_cast<EventKind>(kind), from, to,
-                static_cast<std::uint8_t>((code >> 13) & 3)};
+        return {kind, from, to, static_cast<std::uint8_t>(low)};
     }
 
     // The RULES §10 token: "c3-b3", "b4xa", "pass", "push", "b9-axb1"; "none" for None.
@@ -89,16 +93,14 @@ class Event {
     [[nodiscard]] static std::optional<Event> parse(std::string_view token);
 
   private:
-    // The captured cell relative to `to`: from the centre, the ray of the b cell taken less
-    // one (0..11); from a ring cell, 0 its ring's previous cell, 1 its next, 2 its
-    // neighbour towards the centre (a from b_i, b_i from c_i).
+    // The captured cell relative to a ring cell `to`: 0 its ring's previous cell, 1 its
+    // next, 2 its neighbour towards the centre (a from b_i, b_i from c_i).
+    static constexpr int kCentreSlot = 3;
     [[nodiscard]] static constexpr int captureSlot(Cell to, Cell captured) {
-        if (to.isCentre()) return captured.ray() - 1;
         if (captured.orbit() != to.orbit()) return 2;
         return captured.ray() % 12 + 1 == to.ray() ? 0 : 1;
     }
     [[nodiscard]] static constexpr Cell capturedOfSlot(Cell to, int slot) {
-        if (to.isCentre()) return Cell::inner(slot + 1);
         const int ray = to.ray();
         const int base = to.isOuter() ? 12 : 0;
         if (slot == 0) return Cell(base + (ray + 10) % 12 + 1);
