@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "fastmath.h"
+#include "courtier_eval.h"
 #include "placement.h"
 #include "terms.h"
 
@@ -11,6 +12,7 @@ namespace dejarik::eval {
 namespace {
 
 [[nodiscard]] double valueOf(const Position& pos, const Tunables& tunables, Memo* memo) {
+    if (pos.rules().courtier()) return courtier::evaluate(pos);
     if (!pos.isOver() && pos.phase() == Phase::Placement)
         return bestPlacement(pos, tunables, memo).value;
     return scoredValue(pos, tunables, memo);

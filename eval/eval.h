@@ -1,5 +1,6 @@
 // The handwritten evaluator: the one function through which search judges positions
 // (docs/eval.md). The files of eval/, one concern each:
+//   courtier_eval.*  the evaluator of Courtier, a game of its own (RULES §14)
 //   fastmath.h   logits, ln and e^-x by table, tanh
 //   attrition.*  the material model, its recurrence and its table
 //   material.*   the model applied to the pieces on the board, through the memo

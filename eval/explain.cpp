@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "attrition.h"
+#include "courtier_eval.h"
 #include "fastmath.h"
 #include "placement.h"
 #include "terms.h"
@@ -22,6 +23,7 @@ std::string fixed(double v, int decimals = 3) {
 }  // namespace
 
 Breakdown explain(const Position& pos, const Tunables& tunables) {
+    if (pos.rules().courtier()) return courtier::explain(pos);
     Breakdown b;
     std::string placement;
     Position at = pos;
@@ -82,6 +84,7 @@ Breakdown explain(const Position& pos, const Tunables& tunables) {
 }
 
 std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables) {
+    if (pos.rules().courtier()) return courtier::wdl(pos, value);
     value = std::clamp(value, -1.0, 1.0);
     const int v = static_cast<int>(std::lround(1000 * value));
     double drawShare = 0;

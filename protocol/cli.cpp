@@ -353,6 +353,7 @@ int runOdds(const std::vector<std::string>& args) {
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
     const Rules rules = rulesFrom(ruleset, options);
+    if (rules.courtier()) throw UsageError{"--ruleset: no attacks in Courtier"};
     const std::string dice(diceModelName(rules.dice()));
 
     const int attackerFlags = static_cast<int>(vm.count("attacker") + vm.count("attack"));

@@ -82,6 +82,9 @@ std::string dueText(const Position& pos) {
     if (pos.isOver()) return "game over: " + resultText(pos);
     switch (pos.phase()) {
         case Phase::Decision:
+            if (pos.rules().courtier())
+                return playerName(pos.decider()) + " to decide: the move of turn " +
+                       std::to_string(pos.turn());
             return playerName(pos.decider()) + " to decide: action " +
                    std::to_string(3 - pos.actionsLeft()) + " of 2 of turn " +
                    std::to_string(pos.turn());

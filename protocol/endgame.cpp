@@ -51,7 +51,8 @@ std::filesystem::path tableRoot(const Settings& settings) {
 
 std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Rules& rules,
                                               std::string* error) {
-    if (!settings.tables) return nullptr;
+    // The tables solve Dejarik with the rulesets' own creatures; Courtier has none.
+    if (!settings.tables || rules.courtier()) return nullptr;
     if (rules.fromCreatureFile()) {
         spdlog::info("no endgame tables under a CreatureFile: they cover the rulesets' own sets");
         return nullptr;
@@ -82,6 +83,7 @@ std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Ru
 }
 
 std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
+    if (pos.rules().courtier()) return "table: none (Courtier)";
     if (!tb) return "table: off";
     if (pos.phase() == Phase::Setup) return "table: none (a set-up is pending)";
     const int creatures = pos.occupied().count();

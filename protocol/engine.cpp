@@ -266,6 +266,18 @@ void Engine::onSetOption(const SetOption& cmd) {
         out_.error("setoption: unknown option '" + cmd.name + "'");
         return;
     }
+    if (option->rule && settings_.rules.inactive(*option->rule)) {
+        // Under Courtier a Dejarik-only option is refused, or accepted with its neutral
+        // value and changes nothing, the position included (RULES §14.13).
+        std::string error;
+        const auto checked = checkOptionValue(option->spec, cmd.value, &error);
+        if (!checked) {
+            out_.error("setoption: " + error);
+        } else if (auto refused = settings_.rules.refusal(*option->rule, *checked)) {
+            out_.error(*refused);
+        }
+        return;
+    }
     Settings next = settings_;
     if (auto error = setOption(next, *option, cmd.value)) {
         // A creature file's errors name the file and line as RULES §16.2 writes them.
@@ -554,6 +566,10 @@ void Engine::onEval() {
 }
 
 void Engine::onOdds(const Odds& cmd) {
+    if (pos_.rules().courtier()) {
+        out_.error("no attacks in Courtier");
+        return;
+    }
     if (pos_.isOver()) {
         out_.error("odds: the game is over (" + resultText(pos_) + ")");
         return;

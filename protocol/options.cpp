@@ -120,6 +120,8 @@ std::optional<std::string> setOption(Settings& settings, const Option& option,
     const auto checked = checkOptionValue(option.spec, value, &error);
     if (!checked) return error;
     if (option.rule) {
+        if (auto refused = settings.rules.refusal(*option.rule, *checked)) return refused;
+        if (settings.rules.inactive(*option.rule)) return std::nullopt;  // RULES §14.13
         RuleOptions next = settings.rules;
         if (auto error = option.rule->apply(next, *checked)) return error;
         settings.rules = std::move(next);

@@ -95,6 +95,21 @@ class BestPicker {
 // What the greedy player makes of a decision; `cautious` leaves out the attacks below even
 // odds (nothing: they count as no decision at all, so the player moves instead).
 std::optional<double> greedyValue(const Position& pos, Event e, bool cautious) {
+    if (pos.rules().courtier()) {
+        // Courtier has no attacks: a step is worth what it takes (a Guard 1; the King ends
+        // the game), less the mover if it goes in a double capture.
+        const Player decider = pos.decider();
+        Position child = pos;
+        child.apply(e);
+        const double won =
+            child.isOver()
+                ? 100.0 * (child.winProbability(decider) - child.winProbability(opponent(decider)))
+                : 0.0;
+        const int taken =
+            pos.pieces(opponent(decider)).count() - child.pieces(opponent(decider)).count();
+        const int lost = pos.pieces(decider).count() - child.pieces(decider).count();
+        return won + taken - lost;
+    }
     switch (e.kind()) {
         case EventKind::Attack:
             if (cautious && !evenOdds(pos, e.from(), e.to())) return std::nullopt;

@@ -19,8 +19,9 @@ inline constexpr std::array<std::string_view, 3> kBaselineNames = {"random", "gr
 [[nodiscard]] Event randomDecision(const Position& pos, std::uint64_t& rngState);
 
 // The decision with the best immediate expected material gain for the deciding player
-// (attacks by their exact outcome odds, placements by what they expose), no look-ahead;
-// ties broken by rngState.
+// (attacks by their exact outcome odds, placements by what they expose; in Courtier the
+// pieces a step captures, a King capture above all), no look-ahead; ties broken by
+// rngState.
 [[nodiscard]] Event greedyDecision(const Position& pos, std::uint64_t& rngState);
 
 // The greedy player that never attacks below even odds: an attack is declared only when the

@@ -10,8 +10,9 @@ namespace dejarik::search {
 
 namespace {
 
-// Openings, middle games and endings of every ruleset, with the options that change search.
-constexpr std::array<BenchPosition, 12> kPositions = {{
+// Openings, middle games and endings of every ruleset, with the options that change search;
+// Courtier's start, a capture choice and a middle game last.
+constexpr std::array<BenchPosition, 15> kPositions = {{
     {Ruleset::Kelly, "", "./............/.GHSN..mltk. 1 2 0 1"},
     {Ruleset::Kelly, "", "./.S.k..m...../..G.......lT 1 2 5 9"},
     {Ruleset::Kelly, "", "./..S.m..K..../.G.....n.... 2 1 12 14"},
@@ -25,6 +26,9 @@ constexpr std::array<BenchPosition, 12> kPositions = {{
     {Ruleset::Dalsian, "", "./SmKl......../tNh......... 1 2 0 1"},
     {Ruleset::Holochess, "", "./............/.SGNL..mhtk. 1 2 0 1"},
     {Ruleset::Holochess, "", "./L..m.....t../...S..G..k.. 1 2 0 1"},
+    {Ruleset::Courtier, "", "./............/UUUWUUuuuwuu 1 1 0 1"},
+    {Ruleset::Courtier, "", "./u.u.u...U.../U.U.U.w.W.u. 1 1 0 1"},
+    {Ruleset::Courtier, "", "w/U.u.U.u.U.u./W........... 2 1 17 40"},
 }};
 
 }  // namespace

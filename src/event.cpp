@@ -23,6 +23,8 @@ std::string Event::token() const {
             // Only the slots are known here: "setup#" and the slot of each home cell.
             return "setup#" + std::to_string(slots() & 3) + std::to_string((slots() >> 2) & 3) +
                    std::to_string((slots() >> 4) & 3) + std::to_string(slots() >> 6);
+        case EventKind::CaptureMove:
+            return from().name() + "-" + to().name() + "x" + captured().name();
     }
     return "none";
 }
@@ -38,6 +40,20 @@ std::optional<Event> Event::parse(std::string_view raw) {
         if (sep != '-' && sep != 'x') continue;
         const auto from = Cell::parse(std::string_view(token).substr(0, split));
         const auto to = Cell::parse(std::string_view(token).substr(split + 1));
+        if (sep == '-' && from && !to) {
+            // A Courtier capture choice: "<from>-<to>x<cell>" (cell names hold no 'x').
+            const auto x = token.find('x', split + 1);
+            if (x == std::string::npos) continue;
+            const auto target =
+                Cell::parse(std::string_view(token).substr(split + 1, x - split - 1));
+            const auto taken = Cell::parse(std::string_view(token).substr(x + 1));
+            if (!target || !taken || !board::adjacent(*target).has(*taken)) continue;
+            // Only the middle cell of a line that the step's cell ends survives the code's
+            // round trip (Event::code); anything else names no capture.
+            const Event e = captureMove(*from, *target, *taken);
+            if (fromCode(e.code()) != e) continue;
+            return e;
+        }
         if (!from || !to) continue;
         return sep == '-' ? move(*from, *to) : attack(*from, *to);
     }

@@ -22,6 +22,9 @@ enum class EventKind : std::uint8_t {
     Outcome,  // a chance outcome of the pending attack
     Place,    // from-to, the placement of a pushed piece
     Setup,    // a player's arrangement of its reserve on its home cells (RULES §15.3)
+    // from-toxcell: a Courtier step with two or more capture candidates and the one taken
+    // (RULES §14.8).
+    CaptureMove,
 };
 
 // A 16-bit value: kind, two cells, and the outcome for chance events.
@@ -52,26 +55,49 @@ class Event {
     [[nodiscard]] constexpr std::uint8_t slots() const {
         return static_cast<std::uint8_t>(from_ | to_ << 4);
     }
+    // `captured` is adjacent to `to`: the middle of a line that `to` ends (RULES §14.4).
+    [[nodiscard]] static constexpr Event captureMove(Cell from, Cell to, Cell captured) {
+        return {EventKind::CaptureMove, from, to, static_cast<std::uint8_t>(captured.index())};
+    }
 
     [[nodiscard]] constexpr EventKind kind() const { return kind_; }
     [[nodiscard]] constexpr bool isNone() const { return kind_ == EventKind::None; }
     [[nodiscard]] constexpr Cell from() const { return Cell(from_); }
     [[nodiscard]] constexpr Cell to() const { return Cell(to_); }
     [[nodiscard]] constexpr Outcome outcome() const { return static_cast<Outcome>(outcome_); }
+    // The enemy a CaptureMove takes.
+    [[nodiscard]] constexpr Cell captured() const { return Cell(outcome_); }
     constexpr bool operator==(const Event&) const = default;
 
-    // A compact code, unique per event, for tables (0 is None).
+    // A compact code, unique per event, for tables (0 is None). A CaptureMove's captured
+    // cell, a neighbour of `to`, takes the outcome's two bits as a slot (captureSlot): 0..2
+    // for a step onto a ring cell; 3 for a step onto the centre, whose cell is then implied
+    // and the `to` field holds the captured cell. So events stay 16 bits.
     [[nodiscard]] constexpr std::uint16_t code() const {
+        if (kind_ == EventKind::CaptureMove) {
+            const int kind = static_cast<int>(EventKind::CaptureMove);
+            if (to().isCentre())
+                return static_cast<std::uint16_t>(kind | (from_ << 3) | (outcome_ << 8) |
+                                                  (kCentreSlot << 13));
+            return static_cast<std::uint16_t>(kind | (from_ << 3) | (to_ << 8) |
+                                              (captureSlot(to(), captured()) << 13));
+        }
         return static_cast<std::uint16_t>(static_cast<int>(kind_) | (from_ << 3) | (to_ << 8) |
                                           (outcome_ << 13));
     }
     [[nodiscard]] static constexpr Event fromCode(std::uint16_t code) {
-        return {static_cast<EventKind>(code & 7), Cell((code >> 3) & 31), Cell((code >> 8) & 31),
-                static_cast<std::uint8_t>((code >> 13) & 3)};
+        const auto kind = static_cast<EventKind>(code & 7);
+        const Cell from((code >> 3) & 31), to((code >> 8) & 31);
+        const int low = (code >> 13) & 3;
+        if (kind == EventKind::CaptureMove) {
+            if (low == kCentreSlot) return captureMove(from, Cell::centre(), to);
+            return captureMove(from, to, capturedOfSlot(to, low));
+        }
+        return {kind, from, to, static_cast<std::uint8_t>(low)};
     }
 
-    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push"; "none" for None. A set-up's
-    // token needs its position's reserve: Position::token.
+    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push", "b9-axb1"; "none" for None. A
+    // set-up's token needs its position's reserve: Position::token.
     [[nodiscard]] std::string token() const;
 
     // Parses a token without a position: "x-y" comes back as a Move, which the position
@@ -79,6 +105,21 @@ class Event {
     [[nodiscard]] static std::optional<Event> parse(std::string_view token);
 
   private:
+    // The captured cell relative to a ring cell `to`: 0 its ring's previous cell, 1 its
+    // next, 2 its neighbour towards the centre (a from b_i, b_i from c_i).
+    static constexpr int kCentreSlot = 3;
+    [[nodiscard]] static constexpr int captureSlot(Cell to, Cell captured) {
+        if (captured.orbit() != to.orbit()) return 2;
+        return captured.ray() % 12 + 1 == to.ray() ? 0 : 1;
+    }
+    [[nodiscard]] static constexpr Cell capturedOfSlot(Cell to, int slot) {
+        const int ray = to.ray();
+        const int base = to.isOuter() ? 12 : 0;
+        if (slot == 0) return Cell(base + (ray + 10) % 12 + 1);
+        if (slot == 1) return Cell(base + ray % 12 + 1);
+        return to.isOuter() ? Cell::inner(ray) : Cell::centre();
+    }
+
     constexpr Event(EventKind kind, Cell from, Cell to, std::uint8_t outcome)
         : kind_(kind),
           from_(static_cast<std::uint8_t>(from.index())),
@@ -88,7 +129,7 @@ class Event {
     EventKind kind_ = EventKind::None;
     std::uint8_t from_ = 0;
     std::uint8_t to_ = 0;
-    std::uint8_t outcome_ = 0;
+    std::uint8_t outcome_ = 0;  // the outcome; a CaptureMove's captured cell
 };
 
 // A fixed-capacity event list, so generation never allocates. 256 exceeds the most events

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "courtier.h"
 #include "movegen.h"
 #include "text.h"
 #include "zobrist.h"
@@ -62,6 +63,7 @@ void forEachArrangement(const std::array<std::uint8_t, 4>& reserve, Visit&& visi
 }  // namespace
 
 std::string_view Position::startDfen(Ruleset ruleset) {
+    if (ruleset == Ruleset::Courtier) return courtier::kStartDfen;
     return ruleset == Ruleset::Holochess ? "./............/.SGNL..mhtk. 1 2 0 1"
                                          : "./............/.GHSN..mltk. 1 2 0 1";
 }
@@ -73,6 +75,7 @@ Position Position::startpos(const Rules& rules) {
 
 std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& rules,
                                            std::string* error) {
+    if (rules.courtier()) return fromCourtierDfen(dfen, rules, error);
     Position pos(rules);
     const auto f = text::fields(dfen);
     if (f.size() != 5 && f.size() != 6) {
@@ -306,6 +309,7 @@ const Rules::Combat& Position::pendingCombat() const {
 void Position::generate(EventList& out) const {
     out.clear();
     if (isOver()) return;
+    if (rules_->courtier()) return generateCourtier(out);
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
@@ -341,6 +345,7 @@ void Position::generate(EventList& out) const {
 
 int Position::countEvents() const {
     if (isOver()) return 0;
+    if (rules_->courtier()) return countCourtier();
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
@@ -445,6 +450,10 @@ void Position::setHold(Player p, std::uint32_t value) {
 }
 
 void Position::apply(Event e) {
+    if (rules_->courtier()) {
+        (void)applyCourtier(e);
+        return;
+    }
     switch (e.kind()) {
         case EventKind::Move:
             relocate(e.from(), e.to());
@@ -494,6 +503,7 @@ void Position::apply(Event e) {
         case EventKind::Setup:
             applySetup(e);
             return;
+        case EventKind::CaptureMove:
         case EventKind::None:
             return;
     }
@@ -519,6 +529,13 @@ void Position::applySetup(Event e) {
 
 void Position::apply(Event e, Undo& saved) {
     saved.state = st_;
+    if (rules_->courtier()) {
+        saved.attacker = e.kind() == EventKind::Pass ? Piece::none() : at(e.from());
+        const CourtierStep step = applyCourtier(e);
+        saved.defender = step.capturedPiece;
+        saved.captured = step.captured;
+        return;
+    }
     if (e.kind() == EventKind::Outcome) {
         saved.attacker = at(st_.pendingFrom);
         saved.defender = at(st_.pendingTo);
@@ -527,6 +544,23 @@ void Position::apply(Event e, Undo& saved) {
 }
 
 void Position::undo(Event e, const Undo& saved) {
+    if (rules_->courtier()) {
+        // Raw board edits: the key comes back whole from `saved`. The mover may have left
+        // the board in a double capture, so it is put back from `saved`, not walked back.
+        if (e.kind() != EventKind::Pass) {
+            const Player mover = saved.attacker.owner();
+            if (!board_[e.to().index()].isNone()) occupancy_[index(mover)] ^= Bitboard::of(e.to());
+            board_[e.to().index()] = Piece::none();
+            board_[e.from().index()] = saved.attacker;
+            occupancy_[index(mover)] |= Bitboard::of(e.from());
+            if (!saved.defender.isNone()) {
+                board_[saved.captured.index()] = saved.defender;
+                occupancy_[index(saved.defender.owner())] |= Bitboard::of(saved.captured);
+            }
+        }
+        st_ = saved.state;
+        return;
+    }
     switch (e.kind()) {
         case EventKind::Move:
         case EventKind::Place: {
@@ -555,6 +589,7 @@ void Position::undo(Event e, const Undo& saved) {
         }
         case EventKind::Attack:
         case EventKind::Pass:
+        case EventKind::CaptureMove:
         case EventKind::None:
             break;
     }

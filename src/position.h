@@ -57,6 +57,11 @@ class Position {
     [[nodiscard]] std::uint32_t turn() const { return st_.turn; }
     [[nodiscard]] std::uint32_t hold(Player p) const { return st_.hold[index(p)]; }
     [[nodiscard]] Phase phase() const { return st_.phase; }
+    // A turn starts here: its first decision is due (two actions left in Dejarik, the one
+    // move of a Courtier turn).
+    [[nodiscard]] bool startsTurn() const {
+        return st_.phase == Phase::Decision && st_.actions == (rules_->courtier() ? 1 : 2);
+    }
     // The player whose decision is due: the player on turn, except for the placement after a
     // counter-push. Meaningless while an outcome is due.
     [[nodiscard]] Player decider() const { return st_.decider; }
@@ -126,10 +131,13 @@ class Position {
     // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
     // (operator==). The board is not copied: a move or a placement is walked back, and an
     // outcome saves the two combatants, the only pieces it can remove.
+    // Courtier: a step saves its mover as `attacker` and what it took as `defender`, on
+    // `captured`.
     struct Undo {
         State state;
         Piece attacker;
         Piece defender;
+        Cell captured;
     };
     // Applies a legal event, saving in `saved` what undo() needs.
     void apply(Event e, Undo& saved);
@@ -153,6 +161,19 @@ class Position {
     void applySetup(Event e);
     [[nodiscard]] std::uint64_t reserveKey(Player p) const;
     [[nodiscard]] const Rules::Combat& pendingCombat() const;
+
+    // Courtier (RULES §14), in src/courtier.cpp.
+    struct CourtierStep {
+        Cell captured;
+        Piece capturedPiece;  // none: the step captured nothing
+        bool moverLost = false;
+    };
+    void generateCourtier(EventList& out) const;
+    [[nodiscard]] int countCourtier() const;
+    CourtierStep applyCourtier(Event e);
+    [[nodiscard]] static std::optional<Position> fromCourtierDfen(std::string_view dfen,
+                                                                  const Rules& rules,
+                                                                  std::string* error);
 
     const Rules* rules_;
     State st_;

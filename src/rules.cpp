@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "courtier.h"
 #include "text.h"
 #include "zobrist.h"
 
@@ -10,8 +11,8 @@ namespace dejarik {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kRulesetNames = {"kelly", "dalsian-classic", "dalsian",
-                                                           "holochess"};
+constexpr std::array<std::string_view, 5> kRulesetNames = {"kelly", "dalsian-classic", "dalsian",
+                                                           "holochess", "courtier"};
 constexpr std::array<std::string_view, 3> kBlockedPushNames = {"stay", "kill", "kill-on-push"};
 
 // Attack / defence / movement, in Creature order S M G H T N K L (RULES §9), one row per
@@ -43,6 +44,14 @@ const std::shared_ptr<const CreatureSet>& builtinSet(Ruleset r) {
     static const auto kelly = builtinSet("Kelly", kKellyRatings, {2, 3, 0, 5}, {1, 7, 4, 6});
     static const auto holochess =
         builtinSet("Holochess", kHolochessRatings, {0, 2, 5, 7}, {1, 3, 4, 6});
+    // Courtier's Guard and King (RULES §14.2) in the creature slots courtier::kGuard and
+    // courtier::kKing, so that letters go through the set as for any game; they have no
+    // ratings to speak of (no attacks) and start from Courtier's own startpos.
+    static const auto courtierSet = std::make_shared<const CreatureSet>(
+        "Courtier",
+        std::vector<CreatureDef>{{'U', Ratings{1, 1, 1}, "Guard"}, {'W', Ratings{1, 1, 1}, "King"}},
+        std::array<std::uint8_t, 4>{0, 0, 0, 1}, std::array<std::uint8_t, 4>{0, 0, 0, 1});
+    if (r == Ruleset::Courtier) return courtierSet;
     return r == Ruleset::Holochess ? holochess : kelly;
 }
 
@@ -64,6 +73,9 @@ Preset presetOf(Ruleset r) {
             return {DiceModel::TwoD10, true, false, BlockedPush::Stay, 0};
         case Ruleset::Holochess:
             return {DiceModel::SplitD6, false, true, BlockedPush::Kill, 0};
+        case Ruleset::Courtier:
+            // No attacks and no dice: only the neutral settings (RULES §14.13).
+            return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
     }
     return {DiceModel::Pools, false, false, BlockedPush::Stay, 0};
 }
@@ -232,7 +244,28 @@ std::optional<std::string> RuleOptions::set(std::string_view name, std::string_v
     std::string error;
     const auto checked = checkOptionValue(option->spec, value, &error);
     if (!checked) return error;
+    if (auto refused = refusal(*option, *checked)) return refused;
+    if (inactive(*option)) return std::nullopt;  // kept, without effect (RULES §14.13)
     return option->apply(*this, *checked);
+}
+
+bool RuleOptions::inactive(const RuleOptionSpec& option) const {
+    // The options that Ruleset resets are exactly Dejarik's own.
+    return ruleset == Ruleset::Courtier && option.resetByRuleset;
+}
+
+std::optional<std::string> RuleOptions::refusal(const RuleOptionSpec& option,
+                                                const OptionValue& value) const {
+    if (!inactive(option)) return std::nullopt;
+    // Courtier has no dice, attacks or paths: only the values that leave the choice to the
+    // ruleset, or CentreWin off, are accepted, so that a GUI may reset every option.
+    RuleOptions neutral;
+    (void)option.apply(neutral, value);
+    const bool isNeutral = !neutral.dice && !neutral.safeOuterOrbit && !neutral.kingOfTheCentre &&
+                           !neutral.centreStraight && !neutral.blockedPush &&
+                           neutral.centreWin <= 0;
+    if (isNeutral) return std::nullopt;
+    return "option " + std::string(option.spec.name) + " does not apply to Ruleset courtier";
 }
 
 std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
@@ -242,7 +275,22 @@ std::optional<std::string> RuleOptions::setAssignment(std::string_view assignmen
     return set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 
-Rules::Rules(const RuleOptions& options) : options_(options) {
+namespace {
+
+// Setup and CreatureFile are kept under Courtier but have no effect there (RULES §14.13, §17):
+// its pieces are Guards and Kings, its start is fixed.
+RuleOptions inForce(RuleOptions options) {
+    if (options.ruleset == Ruleset::Courtier) {
+        options.creatureFile = nullptr;
+        options.arrange = false;
+    }
+    return options;
+}
+
+}  // namespace
+
+Rules::Rules(const RuleOptions& given) : options_(inForce(given)) {
+    const RuleOptions& options = options_;
     const Preset p = presetOf(options.ruleset);
     dice_ = options.dice.value_or(p.dice);
     safeOuterOrbit_ = options.safeOuterOrbit.value_or(p.safeOuterOrbit);
@@ -257,8 +305,16 @@ Rules::Rules(const RuleOptions& options) : options_(options) {
     const int n = creatures_->size();
     for (int c = 0; c < n; ++c)
         ratings_[c] = creatures_->creature(c).ratings;
+    if (courtier()) {
+        // Set only through RuleOptions::set, which refuses them; a caller that fills the
+        // struct by hand gets the game all the same.
+        dice_ = p.dice;
+        safeOuterOrbit_ = kingOfTheCentre_ = centreStraight_ = false;
+        blockedPush_ = p.blockedPush;
+        centreWin_ = 0;
+    }
 
-    std::uint64_t digest = 0x7AB1E5ull;
+    std::uint64_t digest = courtier() ? 0xC0E27ull : 0x7AB1E5ull;
     for (const std::uint64_t field :
          {static_cast<std::uint64_t>(dice_), std::uint64_t{safeOuterOrbit_},
           std::uint64_t{kingOfTheCentre_}, std::uint64_t{centreStraight_},
@@ -341,6 +397,7 @@ std::string Rules::letters() const {
 }
 
 std::string Rules::startDfen() const {
+    if (courtier()) return std::string(courtier::kStartDfen);  // RULES §14.3
     if (arrange()) {
         // The start creatures in reserve, each player's in creature-table order (§15.4).
         std::string s = "./............/............/";
@@ -362,6 +419,7 @@ std::string Rules::startDfen() const {
 }
 
 std::string Rules::describe() const {
+    if (courtier()) return "courtier DrawTurns=" + std::to_string(drawTurns());
     auto flag = [](bool b) { return b ? "true" : "false"; };
     return std::string(rulesetName(ruleset())) + " Dice=" + std::string(diceModelName(dice_)) +
            " SafeOuterOrbit=" + flag(safeOuterOrbit_) +

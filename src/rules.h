@@ -79,7 +79,9 @@ class Piece {
     std::uint8_t code_ = 0;
 };
 
-enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess };
+// Courtier (RULES §14) is a different game on the same board; kRulesets lists the four
+// Dejarik rulesets only.
+enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess, Courtier };
 inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::DalsianClassic,
                                                      Ruleset::Dalsian, Ruleset::Holochess};
 [[nodiscard]] std::string_view rulesetName(Ruleset r);
@@ -87,6 +89,8 @@ inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::Da
 
 enum class BlockedPush : std::uint8_t { Stay, Kill, KillOnPush };
 [[nodiscard]] std::string_view blockedPushName(BlockedPush b);
+
+struct RuleOptionSpec;
 
 // The rule options as a user sets them (PROTOCOL.md "Options"): unset optionals and
 // centreWin -1 mean "as the ruleset says". The defaults here are the options' defaults.
@@ -107,8 +111,18 @@ struct RuleOptions {
     bool operator==(const RuleOptions&) const = default;
 
     // Sets one option by its protocol name and value, both case-insensitive (ruleOptionSpecs).
-    // Returns an error message, or nothing on success.
+    // Returns an error message, or nothing on success. Under Courtier the Dejarik-only
+    // options take only their neutral values (RULES §14.13).
     [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+
+    // Why `option` may not take `value` now, or nothing: under Courtier the options of
+    // Dejarik alone take only their neutral values (RULES §14.13). A neutral value is then
+    // accepted and changes nothing (`set` leaves the options as they are).
+    [[nodiscard]] std::optional<std::string> refusal(const RuleOptionSpec& option,
+                                                     const OptionValue& value) const;
+    // Whether setting `option` would change nothing whatever the value: a Dejarik-only
+    // option under Courtier.
+    [[nodiscard]] bool inactive(const RuleOptionSpec& option) const;
 
     // "Name=Value" form used on command lines.
     [[nodiscard]] std::optional<std::string> setAssignment(std::string_view assignment);
@@ -144,6 +158,8 @@ class Rules {
 
     [[nodiscard]] const RuleOptions& options() const { return options_; }
     [[nodiscard]] Ruleset ruleset() const { return options_.ruleset; }
+    // The game is Courtier (RULES §14): Guards and Kings, one step a turn, no dice.
+    [[nodiscard]] bool courtier() const { return options_.ruleset == Ruleset::Courtier; }
     [[nodiscard]] DiceModel dice() const { return dice_; }
     [[nodiscard]] bool safeOuterOrbit() const { return safeOuterOrbit_; }
     [[nodiscard]] bool kingOfTheCentre() const { return kingOfTheCentre_; }
@@ -160,7 +176,8 @@ class Rules {
     [[nodiscard]] const CreatureSet& creatures() const { return *creatures_; }
     [[nodiscard]] bool fromCreatureFile() const { return options_.creatureFile != nullptr; }
     [[nodiscard]] int creatureCount() const { return creatures_->size(); }
-    // A piece's letter in the set in force: upper case player 1, lower case player 2, '.' none.
+    // A piece's letter in the set in force (Courtier's U and W under courtier): upper case
+    // player 1, lower case player 2, '.' none.
     [[nodiscard]] char letter(Piece p) const;
     // The piece a letter of the set in force names (its case gives the owner), or nothing.
     [[nodiscard]] std::optional<Piece> pieceOf(char letter) const;

@@ -52,7 +52,9 @@ std::string decisionDfen(const Position& pos, Transform t, std::uint32_t quiet) 
     std::string s = cellsField(cells);
     s += side == Player::One ? " 1 " : " 2 ";
     s += std::to_string(pos.actionsLeft()) + ' ' + std::to_string(quiet) + ' ' +
-         std::to_string(pos.turn()) + ' ' + std::to_string(hold1) + '/' + std::to_string(hold2);
+         std::to_string(pos.turn());
+    // A Courtier DFEN has no hold field (RULES §14.11).
+    if (!pos.rules().courtier()) s += ' ' + std::to_string(hold1) + '/' + std::to_string(hold2);
     return s;
 }
 

@@ -125,6 +125,9 @@ struct Transform {
             return Event::attack(transform(e.from(), s), transform(e.to(), s));
         case EventKind::Place:
             return Event::place(transform(e.from(), s), transform(e.to(), s));
+        case EventKind::CaptureMove:
+            return Event::captureMove(transform(e.from(), s), transform(e.to(), s),
+                                      transform(e.captured(), s));
         case EventKind::None:
         case EventKind::Pass:
         case EventKind::Outcome:

@@ -87,6 +87,8 @@ Rules rulesOf(const Common& c) {
     if (auto err = o.set("Ruleset", c.ruleset)) throw UsageError{"--ruleset: " + *err};
     for (const auto& a : c.options)
         if (auto err = o.setAssignment(a)) throw UsageError{"--option " + *err};
+    if (o.ruleset == Ruleset::Courtier)
+        throw UsageError{"--ruleset: the endgame tables are for Dejarik, not Courtier"};
     return Rules(o);
 }
 

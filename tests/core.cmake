@@ -24,3 +24,9 @@ set_tests_properties(perft-suite-deep PROPERTIES LABELS deep)
 # dejarik-perft as a user runs it: exit codes, error lines and the PROTOCOL.md output format.
 add_test(NAME perft-cli
          COMMAND bash ${DEJARIK_CORE_TESTS_DIR}/test_perft_cli.sh $<TARGET_FILE:dejarik-perft>)
+
+# Courtier (RULES §14): its perft numbers, rules, DFEN and random games.
+add_executable(courtier-tests ${DEJARIK_CORE_TESTS_DIR}/test_main.cpp
+                              ${DEJARIK_CORE_TESTS_DIR}/test_courtier.cpp)
+target_link_libraries(courtier-tests PRIVATE core doctest::doctest)
+add_test(NAME courtier COMMAND courtier-tests)

@@ -11,13 +11,14 @@ add_test(NAME protocol-unit COMMAND protocol-unit-tests)
 add_executable(protocol-tests
   test_protocol_main.cpp test_protocol_session.cpp test_protocol_positions.cpp
   test_protocol_cli.cpp test_protocol_fuzz.cpp test_protocol_tables.cpp
-  test_protocol_rule_sets.cpp)
+  test_protocol_rule_sets.cpp
+  test_protocol_courtier.cpp)
 target_link_libraries(protocol-tests PRIVATE child-process protocol core doctest::doctest)
 target_compile_definitions(protocol-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>"
   DEJARIK_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/../data")
 add_dependencies(protocol-tests dejarik)
 # One ctest entry per suite so they can run side by side.
-foreach(suite session errors positions cli fuzz tables rulesets)
+foreach(suite session errors positions cli fuzz tables rulesets courtier)
   add_test(NAME protocol-${suite} COMMAND protocol-tests --test-suite=${suite})
   # The engine's default TablePath is under $XDG_CACHE_HOME: never the user's own tables.
   set_tests_properties(protocol-${suite} PROPERTIES

@@ -16,3 +16,8 @@ add_test(NAME bench-signature
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_bench_signature.sh $<TARGET_FILE:dejarik>
           ${CMAKE_CURRENT_SOURCE_DIR}/bench-signature)
 set_tests_properties(bench-signature PROPERTIES LABELS deep)
+
+# The search on Courtier (RULES §14): chance-free, pruned = plain, legal capture tokens.
+add_executable(search-courtier-tests test_search_courtier.cpp)
+target_link_libraries(search-courtier-tests PRIVATE search doctest::doctest)
+add_test(NAME search-courtier COMMAND search-courtier-tests)

@@ -69,6 +69,22 @@ expect_output $'pass: 1\n\nNodes searched: 1' --ruleset dalsian \
 expect_output $'c2-a: 1\nc2-b1: 1\nc2-b3: 1\nc2-c12: 1\nc3-b3: 1\nc4-a: 1\nc4-b3: 1\nc4-b5: 1\nc5-b5: 1\nc5-c6: 1\n\nNodes searched: 10' \
     --startpos --depth 1 --divide
 
+# Courtier (RULES §14): its start, a capture choice, its DFEN and option errors.
+expect_output 'Nodes searched: 4348' --ruleset courtier --startpos --depth 4
+expect_output 'Nodes searched: 4348' --ruleset courtier --startpos --depth 4 --unmake
+expect_output $'b9-axb1: 1\nb9-axb3: 1\nb9-axb5: 1\nb9-b8: 1\nb9-b10: 1\nc1-c2: 1\nc1-c12: 1\nc3-c2: 1\nc3-c4: 1\nc5-c4: 1\nc5-c6: 1\nc9-c8: 1\nc9-c10: 1\n\nNodes searched: 13' \
+    --ruleset courtier --dfen './u.u.u...U.../U.U.U.w.W.u. 1 1 0 1' --depth 1 --divide
+expect_output 'Nodes searched: 10' --ruleset courtier \
+    --dfen './u.u.u...U.../U.U.U.w.W.u. 1 1 0 1' --moves 'b9-axb3' --depth 1
+expect_usage_error "'b9-a' is not legal" --ruleset courtier \
+    --dfen './u.u.u...U.../U.U.U.w.W.u. 1 1 0 1' --moves 'b9-a' --depth 1
+expect_usage_error 'two Kings' --ruleset courtier --dfen './............/UUUWUWuuuwuu 1 1 0 1' \
+    --depth 1
+expect_usage_error 'not a Courtier letter' --ruleset courtier --depth 1 \
+    --dfen './............/.GHSN..mltk. 1 2 0 1'
+expect_usage_error 'does not apply to Ruleset courtier' --ruleset courtier --option Dice=d20 \
+    --startpos --depth 1
+
 # The melee divide of PERFT.md, compared as a set (the order is the engine's), then the
 # blank line and the total; --unmake prints the very same bytes.
 melee_divide='a-b10: 21

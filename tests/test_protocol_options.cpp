@@ -58,7 +58,7 @@ TEST_SUITE("options") {
             CHECK(options()[i].spec.name == names[i]);
         CHECK(optionLine(named("ruleset").spec) ==
               "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
-              "dalsian var holochess");
+              "dalsian var holochess var courtier");
         CHECK(optionLine(named("CENTREWIN").spec) ==
               "option name CentreWin type spin default -1 min -1 max 20");
         CHECK(optionLine(named("clear hash").spec) == "option name Clear Hash type button");

@@ -84,7 +84,7 @@ TEST_SUITE("session") {
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
             "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
-            "dalsian var holochess",
+            "dalsian var holochess var courtier",
             "option name Dice type combo default ruleset var ruleset var pools var d20 var 2d10 "
             "var split-d6",
             "option name SafeOuterOrbit type combo default ruleset var ruleset var true var false",
@@ -549,7 +549,7 @@ TEST_SUITE("session") {
                    "info string go perft stopped: 0 of 10 first events counted, no total",
                    "Nodes searched"},
               Case{"bench 30",
-                   "info string bench stopped: 0 of 12 positions searched, no signature",
+                   "info string bench stopped: 0 of 15 positions searched, no signature",
                    "bench nodes"}}) {
             INFO(c.job);
             Engine e;

@@ -410,6 +410,9 @@ void checkTransition(const Position& parent, Event e, const Position& child) {
             VERIFY(!child.hasReserve(parent.decider()));
             VERIFY(child.pieces(parent.decider()).count() == 4);
             break;
+        case EventKind::CaptureMove:
+            FAIL("a Courtier event in Dejarik");
+            break;
         case EventKind::None:
             FAIL("None generated");
     }

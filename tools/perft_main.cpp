@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     int depth = -1;
     desc.add_options()("help,h", "show this help")(
         "ruleset", po::value(&rulesetName),
-        "kelly (default), dalsian-classic, dalsian or holochess")(
+        "kelly (default), dalsian-classic, dalsian, holochess or courtier")(
         "option", po::value(&options)->composing(),
         "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
         "startpos", "start from the ruleset's standard position")(

@@ -35,6 +35,18 @@ std::string lowered(std::string_view s) {
 
 std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
     const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
+    if (ruleset == Ruleset::Courtier) {
+        // Uniform moves from the start; no opening of kCourtierOpening moves ends the game.
+        const Rules rules = Rules::preset(Ruleset::Courtier);
+        Position pos = Position::startpos(rules);
+        for (int i = 0; i < kCourtierOpening && !pos.isOver(); ++i) {
+            EventList events;
+            pos.generate(events);
+            const Uniform u{mixKey(key, 2 * i), mixKey(key, 2 * i + 1)};
+            pos.apply(events[static_cast<int>(u.below(static_cast<std::uint64_t>(events.size())))]);
+        }
+        return pos.dfen();
+    }
     std::string p1, p2;
     if (ruleset == Ruleset::Holochess) {
         std::array<char, 4> group1{'S', 'G', 'N', 'L'}, group2{'M', 'H', 'T', 'K'};

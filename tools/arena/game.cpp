@@ -13,9 +13,9 @@ namespace dejarik::arena {
 
 namespace {
 
-constexpr NameTable<Termination, 10> kTerminationNames{{"elimination", "showdown", "showdown-draw",
-                                                        "centre-win", "quiet-draw", "turn-cap",
-                                                        "illegal", "crash", "stall", "time"}};
+constexpr NameTable<Termination, 11> kTerminationNames{
+    {"elimination", "showdown", "showdown-draw", "centre-win", "quiet-draw", "turn-cap", "illegal",
+     "crash", "stall", "time", "king-capture"}};
 constexpr NameTable<GameOutcome, 3> kOutcomeTags{{"1-0", "0-1", "1/2-1/2"}};
 
 std::optional<double> parseSeconds(std::string_view s) {

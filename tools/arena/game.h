@@ -27,6 +27,7 @@ enum class Termination : std::uint8_t {
     Crash,         // the loser's engine exited or closed its output
     Stall,         // the loser's engine did not answer in time without a time limit
     Time,          // the loser's engine overstepped its time control (with the margin)
+    KingCapture,   // Courtier: a King left the board (RULES §14.10)
 };
 [[nodiscard]] std::string_view terminationName(Termination t);
 [[nodiscard]] std::optional<Termination> parseTermination(std::string_view name);

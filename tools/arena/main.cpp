@@ -174,7 +174,8 @@ int runCommand(const std::vector<std::string>& args) {
         "an engine: KEY=VALUE items (two or more --engine)")(
         "each", po::value<std::vector<std::string>>()->multitoken(),
         "KEY=VALUE items for every engine (an engine's own items win)")(
-        "ruleset", po::value(&ruleset), "kelly (default), dalsian-classic, dalsian, holochess")(
+        "ruleset", po::value(&ruleset),
+        "kelly (default), dalsian-classic, dalsian, holochess, courtier")(
         "option", po::value(&ruleItems)->composing(),
         "a rule option as Name=Value (PROTOCOL.md names), repeatable")(
         "pairs", po::value(&pairs), "deal pairs per encounter (two games each; default 10)")(

@@ -58,7 +58,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
         r.token = before.token(e);
         r.comment = std::move(comment);
         r.turn = before.turn();
-        r.startsTurn = before.phase() == Phase::Decision && before.actionsLeft() == 2;
+        r.startsTurn = before.startsTurn();
         moves.push_back(r.token);
         record.events.push_back(r);
         if (config.onEvent) config.onEvent(before, record.events.back());
@@ -85,7 +85,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
             continue;
         }
 
-        if (pos.phase() == Phase::Decision && pos.actionsLeft() == 2 &&
+        if (pos.startsTurn() &&
             pos.turn() >= start->turn() + static_cast<std::uint32_t>(config.maxTurns)) {
             record.outcome = GameOutcome::Draw;
             record.termination = Termination::TurnCap;
@@ -161,7 +161,8 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
             case Result::Player2Wins: {
                 const bool oneWins = pos.result() == Result::Player1Wins;
                 record.outcome = oneWins ? GameOutcome::Player1Wins : GameOutcome::Player2Wins;
-                record.termination = pos.pieces(oneWins ? Player::Two : Player::One).empty()
+                record.termination = spec.rules.courtier() ? Termination::KingCapture
+                                     : pos.pieces(oneWins ? Player::Two : Player::One).empty()
                                          ? Termination::Elimination
                                          : Termination::CentreWin;
                 break;
@@ -195,7 +196,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
     }
     record.luck.attacks = Luck::units(attackLuck1);
     if (pos.phase() == Phase::Decision) record.finalDfen = pos.dfen();
-    const bool midTurn = pos.phase() != Phase::Decision || pos.actionsLeft() != 2;
+    const bool midTurn = !pos.startsTurn();
     record.turns = pos.turn() - start->turn() + (midTurn ? 1 : 0);
     return record;
 }

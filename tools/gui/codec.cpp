@@ -149,6 +149,8 @@ std::string_view kindName(EventKind k) {
             return "place";
         case EventKind::Setup:
             return "setup";
+        case EventKind::CaptureMove:
+            return "capture";
         case EventKind::None:
             break;
     }
