@@ -197,10 +197,6 @@ class Worker {
         // full value, and the winner shuffled among them instead of attacking).
         const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
         if (attackAt >= 2 * drawTurns) return false;
-        // The distance is that of a value-optimal defender; one that gives up a little value
-        // to delay keeps a far attack far, and the side chasing it never arrives (holochess).
-        // Only a near attack is trusted; farther, the search and evaluator decide.
-        if (t->distance > kTableNear) return false;
         ++heuristic_;  // not the game's value: never `exact`
         value = t->value * std::pow(kTableFade, attackAt);
         return true;

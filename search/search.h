@@ -149,10 +149,6 @@ class Searcher {
 // serves hurries toward that attack (docs/tables.md, "In the search and the engine").
 inline constexpr double kTableFade = 0.99;
 
-// Under DrawTurns N a table value counts only when its attack is at most this many actions
-// away (docs/search.md, "Endgame tables").
-inline constexpr int kTableNear = 2;
-
 // Under an opponent model (Play::opponent) a table value counts only from this size on:
 // the tables assume optimal play by the modelled side, which only a decisive value
 // survives (docs/search.md, "Opponent model").
