@@ -142,10 +142,6 @@ class Worker {
     }
 
     double search(const Position& pos, int depth, double alpha, double beta, int ply);
-    // The search's root: under DrawTurns N the tables count only when it is in them.
-    void setRoot(const Position& root) {
-        endgameRoot_ = root.occupied().count() <= tables::kMaxPieces;
-    }
 
     // New evaluation weights: the evaluation cache, which holds values of the old ones, is
     // emptied.
@@ -201,10 +197,6 @@ class Worker {
         // full value, and the winner shuffled among them instead of attacking).
         const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
         if (attackAt >= 2 * drawTurns) return false;
-        // From a root with more creatures, a faded table value would be weighed against the
-        // evaluator's values of the other lines, on another scale: the search trades into
-        // four creatures on the difference (holochess). The tables wait for the endgame.
-        if (!endgameRoot_) return false;
         ++heuristic_;  // not the game's value: never `exact`
         value = t->value * std::pow(kTableFade, attackAt);
         return true;
@@ -276,7 +268,6 @@ class Worker {
     eval::Contempt contempt_;           // none: value 0
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
-    bool endgameRoot_ = true;  // setRoot
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every
@@ -706,7 +697,6 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     control.stop = &stop;
     Worker w;
     w.begin(nullptr, control, false, tables);
-    w.setRoot(pos);
     const double v = w.search(pos, depth, -kInfinity, kInfinity, 0);
     nodes = w.nodes();
     return v;
@@ -879,7 +869,6 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
         Worker* w = workers[static_cast<std::size_t>(t)].get();
         w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
                  opponent(root.decider()));
-        w->setRoot(root);
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -990,7 +979,6 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     }
     main.begin(&tt, control, true, tables.get(), contemptFor(root), play.opponent,
                opponent(root.decider()));
-    main.setRoot(root);
 
     EventList legal;
     root.generate(legal);

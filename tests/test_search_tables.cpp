@@ -178,31 +178,6 @@ TEST_SUITE("search-tables") {
         CHECK(beyond > 5);
     }
 
-    TEST_CASE("under DrawTurns N the tables wait for a root they know") {
-        // Two kills from five creatures reach SG v h within three actions. Under DrawTurns 0
-        // the tables answer there; under DrawTurns N not from a root of five creatures (a
-        // faded table value against the evaluator's values of the other lines), so the
-        // search is the one without tables.
-        for (const char* draw : {"DrawTurns=0", "DrawTurns=40"}) {
-            CAPTURE(draw);
-            const Rules rules = testing::rulesOf(Ruleset::Kelly, {draw});
-            SmallTables st(rules);
-            std::string error;
-            const auto pos =
-                Position::fromDfen("./............/SkGl.h...... 1 2 0 1", rules, &error);
-            REQUIRE_MESSAGE(pos, error);
-            std::uint64_t nodesWith = 0, nodesWithout = 0;
-            const double with = prunedValue(*pos, 3, nodesWith, st.tb.get());
-            const double without = prunedValue(*pos, 3, nodesWithout);
-            if (rules.drawTurns() == 0) {
-                CHECK(nodesWith < nodesWithout);
-            } else {
-                CHECK(nodesWith == nodesWithout);
-                CHECK(with == without);
-            }
-        }
-    }
-
     TEST_CASE("under an opponent model only decisive table values count") {
         // The tables assume optimal play by the modelled side; a value short of decisive is
         // searched below, so the root is no longer proven by the tables alone. (Dalsian:
