@@ -178,7 +178,7 @@ class Worker {
     // that shrinks by kTableFade per quiet action before that attack, so that the side it
     // serves hurries toward the attack and the other delays it; past the draw the search
     // goes on below as without tables.
-    bool tableValue(const Position& pos, double& value, bool atOutcome = false) {
+    bool tableValue(const Position& pos, double& value) {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
         const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
         if (!t) return false;
@@ -197,9 +197,6 @@ class Worker {
         // full value, and the winner shuffled among them instead of attacking).
         const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
         if (attackAt >= 2 * drawTurns) return false;
-        // Only the outcomes of an attack: the tables settle what an attack is worth, the
-        // evaluator steers the play between attacks.
-        if (!atOutcome) return false;
         ++heuristic_;  // not the game's value: never `exact`
         value = t->value * std::pow(kTableFade, attackAt);
         return true;
@@ -514,7 +511,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         double v;
         if (c.kind == NodeKind::Terminal) {
             c.lo = c.hi = terminal(c.pos);
-        } else if (tableValue(c.pos, v, true)) {
+        } else if (tableValue(c.pos, v)) {
             c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
             TTData e;
