@@ -182,6 +182,10 @@ class Worker {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
         const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
         if (!t) return false;
+        // A table value assumes optimal play by both sides; under an opponent model the
+        // modelled side plays otherwise, and a value short of decisive (a draw above all)
+        // may still be won against it: the search goes on below as without tables.
+        if (opponent_ && std::abs(t->value) < kModelledTableDecisive) return false;
         const int drawTurns = pos.rules().drawTurns();
         if (drawTurns == 0 || pos.isOver()) {
             value = t->value;

@@ -149,6 +149,11 @@ class Searcher {
 // serves hurries toward that attack (docs/tables.md, "In the search and the engine").
 inline constexpr double kTableFade = 0.99;
 
+// Under an opponent model (Play::opponent) a table value counts only from this size on:
+// the tables assume optimal play by the modelled side, which only a decisive value
+// survives (docs/search.md, "Opponent model").
+inline constexpr double kModelledTableDecisive = 0.5;
+
 // The pruned search without a transposition table, at a fixed depth, for comparison with
 // expectiminimax, probing `tables` when given (as the searcher).
 // Value for player 1; counts the nodes it enters.

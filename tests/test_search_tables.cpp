@@ -177,4 +177,31 @@ TEST_SUITE("search-tables") {
         CHECK(reachable > 10);
         CHECK(beyond > 5);
     }
+
+    TEST_CASE("under an opponent model only decisive table values count") {
+        // The tables assume optimal play by the modelled side; a value short of decisive is
+        // searched below, so the root is no longer proven by the tables alone. (Dalsian:
+        // a piece on its safe outer ring is never attacked, so many values there are 0;
+        // kelly's small sets here are all decisive.)
+        const Rules rules = testing::rulesOf(Ruleset::Dalsian, {"DrawTurns=0"});
+        SmallTables st(rules);
+        int open = 0, notExact = 0;
+        for (const char* set : {"SG v h", "KL v s", "TN v m"}) {
+            for (const Position& pos : statesOf(*st.tb, set, rules, 20)) {
+                if (std::abs(*st.tb->probeForDecider(pos)) >= kModelledTableDecisive) continue;
+                CAPTURE(pos.dfen());
+                Searcher s;
+                s.setOptions({.hashMiB = 1});
+                s.setTables(st.tb);
+                s.setPlay({.opponent = Baseline::Greedy});
+                const Report r = s.run(pos, {.depth = 2});
+                REQUIRE(!r.lines.empty());
+                ++open;
+                if (!r.lines.front().exact) ++notExact;
+            }
+        }
+        // Were every table value used, each of these roots would be proven at depth 2.
+        CHECK(open > 5);
+        CHECK(notExact > open / 2);
+    }
 }
