@@ -3,7 +3,8 @@
 // cells, plays as player 1 against the engine by clicking (moves, an attack confirmed
 // from its odds, a placement) until the engine has replied, saves the record and reads it
 // with the arena's reader, and takes a screenshot at 1280x800 (and checks a phone-size
-// viewport). Exit 77 (skipped) when no chromium is installed.
+// viewport); then a Courtier game, a capture chosen among several by clicking. Exit 77
+// (skipped) when no chromium is installed.
 #include <unistd.h>
 
 #include <cmath>
