@@ -186,7 +186,7 @@ std::string courtierChoiceRecord() {
 // Courtier in the page: the dialog hides Dejarik's options, the pieces are Guards and
 // Kings, a step is clicked and the engine answers; then, in a loaded position, a step
 // with several capture candidates asks which enemy to take and sends that token.
-void playCourtier(DevTools& page) {
+void playCourtier(DevTools& page, const std::string& screenshotPath) {
     page.eval(
         "document.querySelector('#btn-new').click(); "
         "const rs = document.querySelector('#ng-ruleset'); rs.value = 'courtier'; "
@@ -245,6 +245,7 @@ void playCourtier(DevTools& page) {
                         "\"]').classList.contains('target-capture')") == true,
               "the candidate " + c["captured"].get<std::string>() + " is highlighted");
     check(page.eval("window.dejarik.state.ply") == 0, "choosing the step alone plays nothing");
+    page.screenshot(screenshotPath);
     page.eval("window.__click('" + last["captured"].get<std::string>() + "')");
     check(page.waitFor("window.dejarik.state.plies >= 1 && "
                        "window.dejarik.state.events[0].token === '" +
@@ -413,7 +414,10 @@ int run(int argc, char** argv) {
     phonePath.insert(phonePath.rfind('.'), "-phone");
     page.screenshot(phonePath);
 
-    playCourtier(page);
+    page.viewport(1280, 800, false);
+    std::string courtierPath = screenshotPath;
+    courtierPath.insert(courtierPath.rfind('.'), "-courtier");
+    playCourtier(page, courtierPath);
 
     ws.close();
     browser->kill();
