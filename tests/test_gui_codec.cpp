@@ -209,22 +209,35 @@ TEST_SUITE("gui-codec") {
             CHECK(p["name"] == (p["letter"] == "W" || p["letter"] == "w" ? "King" : "Guard"));
             CHECK_FALSE(p.contains("attack"));
         }
-        // Random steps, in random deals, until the human (player 1) has a step with a choice.
+        // Random steps, in random deals, until the human (player 1) has a step with a choice
+        // and has made a step taking its one candidate.
         std::uint64_t rng = 3;
-        bool found = false;
-        for (std::uint64_t seed = 1; seed <= 50 && !found; ++seed) {
+        bool found = false, taken = false;
+        for (std::uint64_t seed = 1; seed <= 50 && !(found && taken); ++seed) {
             setup.randomDeal = true;
             setup.seed = seed;
             game = Referee::start(setup, error);
             REQUIRE_MESSAGE(game, error);
-            while (!found && game->turn() != Turn::Over) {
+            while (!(found && taken) && game->turn() != Turn::Over) {
                 s = json::parse(encodeState(*game, View{game->plies(), false, false, "e"}));
+                json single = nullptr;
                 for (const json& e : s["legal"]) {
+                    if (e["kind"] == "move" && e.contains("captured")) single = e;
                     if (e["kind"] != "capture") continue;
                     found = true;
                     const std::string token = e["token"];
                     CHECK(token == e["from"].get<std::string>() + "-" + e["to"].get<std::string>() +
                                        "x" + e["captured"].get<std::string>());
+                }
+                if (!single.is_null() && !taken) {
+                    taken = true;
+                    const std::string token = single["token"];
+                    const Cell c = *Cell::parse(single["captured"].get<std::string>());
+                    CHECK(token.find('x') == std::string::npos);
+                    CHECK(game->position().at(c).owner() == Player::Two);
+                    REQUIRE_FALSE(game->decide(token, true));
+                    CHECK(game->position().at(c).isNone());
+                    continue;
                 }
                 EventList list;
                 game->position().generate(list);
@@ -234,6 +247,7 @@ TEST_SUITE("gui-codec") {
                     game->decide(game->position().token(pick), game->turn() == Turn::Human));
             }
         }
+        CHECK(taken);
         CHECK(found);
     }
 

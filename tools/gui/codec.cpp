@@ -186,6 +186,13 @@ json legalOf(const Position& pos) {
             item["to"] = e.to().name();
         }
         if (e.kind() == EventKind::CaptureMove) item["captured"] = e.captured().name();
+        if (e.kind() == EventKind::Move && pos.rules().courtier()) {
+            // A step with one candidate takes it unnamed (RULES §14.6): the page shows which.
+            Position after = pos;
+            Position::Undo undo;
+            after.apply(e, undo);
+            if (!undo.defender.isNone()) item["captured"] = undo.captured.name();
+        }
         if (e.kind() == EventKind::Attack) {
             Position pending = pos;
             pending.apply(e);

@@ -225,6 +225,8 @@ function markCells() {
     for (const e of s.legal) {
       if (e.from !== ui.selected) continue;
       cellEl(e.to).classList.add(e.kind === 'attack' ? 'target-attack' : 'target-move');
+      // Courtier: the enemies this piece's steps would take.
+      if (e.captured) cellEl(e.captured).classList.add('target-capture');
     }
   }
 }
