@@ -177,8 +177,78 @@ TEST_SUITE("gui-codec") {
         CHECK(i["pv"][1] == "c9-b9");
         CHECK(json::parse(encodeError("bad \"quote\""))["message"] == "bad \"quote\"");
         const json hello = json::parse(encodeHello("dejarik", 8));
-        CHECK(hello["rulesets"].size() == 4);
+        CHECK(hello["rulesets"].size() == 5);
+        CHECK(hello["rulesets"][4] == "courtier");
         CHECK(hello["ruleOptions"][0]["name"] == "Ruleset");
+        for (const json& o : hello["ruleOptions"]) {
+            const bool dejarikOnly = o["name"] == "Dice" || o["name"] == "SafeOuterOrbit" ||
+                                     o["name"] == "KingOfTheCentre" ||
+                                     o["name"] == "CentreStraight" || o["name"] == "BlockedPush" ||
+                                     o["name"] == "CentreWin";
+            CHECK_MESSAGE(o["dejarikOnly"] == dejarikOnly, o["name"]);
+        }
+    }
+
+    TEST_CASE("Courtier: its options, its pieces and a capture to choose") {
+        const auto c = accepted<NewGameRequest>(
+            R"({"type":"new","ruleset":"courtier","options":{"DrawTurns":30},"deal":"random"})");
+        CHECK(c.setup.options.ruleset == Ruleset::Courtier);
+        CHECK(c.setup.options.drawTurns == 30);
+        CHECK(refusal(R"({"type":"new","ruleset":"courtier","options":{"Dice":"d20"}})") ==
+              "option Dice does not apply to Ruleset courtier");
+
+        std::string error;
+        GameSetup setup;
+        setup.options.ruleset = Ruleset::Courtier;
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        json s = json::parse(encodeState(*game, View{0, false, false, "e"}));
+        CHECK(s["ruleset"] == "courtier");
+        REQUIRE(s["cells"].size() == 12);
+        for (const json& p : s["cells"]) {
+            CHECK(p["name"] == (p["letter"] == "W" || p["letter"] == "w" ? "King" : "Guard"));
+            CHECK_FALSE(p.contains("attack"));
+        }
+        // Random steps, in random deals, until the human (player 1) has a step with a choice
+        // and has made a step taking its one candidate.
+        std::uint64_t rng = 3;
+        bool found = false, taken = false;
+        for (std::uint64_t seed = 1; seed <= 50 && !(found && taken); ++seed) {
+            setup.randomDeal = true;
+            setup.seed = seed;
+            game = Referee::start(setup, error);
+            REQUIRE_MESSAGE(game, error);
+            while (!(found && taken) && game->turn() != Turn::Over) {
+                s = json::parse(encodeState(*game, View{game->plies(), false, false, "e"}));
+                json single = nullptr;
+                for (const json& e : s["legal"]) {
+                    if (e["kind"] == "move" && e.contains("captured")) single = e;
+                    if (e["kind"] != "capture") continue;
+                    found = true;
+                    const std::string token = e["token"];
+                    CHECK(token == e["from"].get<std::string>() + "-" + e["to"].get<std::string>() +
+                                       "x" + e["captured"].get<std::string>());
+                }
+                if (!single.is_null() && !taken) {
+                    taken = true;
+                    const std::string token = single["token"];
+                    const Cell c = *Cell::parse(single["captured"].get<std::string>());
+                    CHECK(token.find('x') == std::string::npos);
+                    CHECK(game->position().at(c).owner() == Player::Two);
+                    REQUIRE_FALSE(game->decide(token, true));
+                    CHECK(game->position().at(c).isNone());
+                    continue;
+                }
+                EventList list;
+                game->position().generate(list);
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                const Event pick = list[static_cast<int>((rng >> 33) % list.size())];
+                REQUIRE_FALSE(
+                    game->decide(game->position().token(pick), game->turn() == Turn::Human));
+            }
+        }
+        CHECK(taken);
+        CHECK(found);
     }
 
     TEST_CASE("info lines") {

@@ -172,6 +172,80 @@ TEST_SUITE("gui-referee") {
         CHECK(finished >= 8);
     }
 
+    TEST_CASE("Courtier games: one step a turn, chosen captures, to their end") {
+        int kingCaptures = 0, choices = 0;
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            auto game =
+                newGame(seed, seed % 2 ? Player::One : Player::Two, Ruleset::Courtier, seed > 3);
+            REQUIRE(game->rules().courtier());
+            std::uint64_t rng = seed * 131;
+            while (game->turn() != Turn::Over) {
+                // Every decision begins a turn, and the other side decides next.
+                REQUIRE(game->turn() != Turn::Dice);
+                CHECK(game->position().startsTurn());
+                EventList list;
+                game->position().generate(list);
+                std::vector<Event> captures;
+                for (const Event e : list)
+                    if (e.kind() == EventKind::CaptureMove) captures.push_back(e);
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                // Captures first (so that Kings fall), the last candidate of a choice
+                // (not the generator's first), and the token the page sends for it.
+                const Event pick = !captures.empty()
+                                       ? captures.back()
+                                       : list[static_cast<int>((rng >> 33) % list.size())];
+                if (pick.kind() == EventKind::CaptureMove) ++choices;
+                const Player decider = game->position().decider();
+                REQUIRE_FALSE(
+                    game->decide(game->position().token(pick), game->turn() == Turn::Human));
+                const bool passedOn =
+                    game->position().isOver() || game->position().decider() != decider;
+                CHECK(passedOn);
+                REQUIRE(game->plies() < 5000);
+            }
+            REQUIRE(game->ending());
+            const Ending& end = *game->ending();
+            if (end.outcome == arena::GameOutcome::Draw) {
+                CHECK(end.termination == arena::Termination::QuietDraw);
+            } else {
+                ++kingCaptures;
+                CHECK(end.termination == arena::Termination::KingCapture);
+            }
+            for (const auto& e : game->events())
+                CHECK(e.startsTurn);
+
+            const arena::GameRecord record = game->record("dejarik");
+            CHECK(record.turns == game->plies());
+            const std::string text = arena::formatRecord(record);
+            CHECK(text.find("[Termination \"" +
+                            std::string(arena::terminationName(end.termination)) + "\"]") !=
+                  std::string::npos);
+            std::string error;
+            auto loaded = Referee::fromRecord(text, Player::One, Strength{2, 0}, error);
+            REQUIRE_MESSAGE(loaded, error);
+            CHECK(loaded->rules().courtier());
+            CHECK(loaded->moves() == game->moves());
+            CHECK(loaded->position().key() == game->position().key());
+            REQUIRE(loaded->ending());
+            CHECK(loaded->ending()->termination == end.termination);
+        }
+        CHECK(kingCaptures >= 1);
+        CHECK(choices >= 1);
+    }
+
+    TEST_CASE("Courtier undo goes back one move of the human's") {
+        auto game = newGame(3, Player::One, Ruleset::Courtier);
+        std::uint64_t rng = 17;
+        playRandomly(*game, 3, rng);  // the human, the engine, the human
+        REQUIRE(game->plies() == 3);
+        CHECK(game->undoTurn());
+        CHECK(game->plies() == 2);
+        CHECK(game->turn() == Turn::Human);
+        CHECK(game->undoTurn());  // at a turn's start: the human's move before
+        CHECK(game->plies() == 0);
+        CHECK_FALSE(game->undoTurn());
+    }
+
     TEST_CASE("an unfinished game saved and loaded goes on") {
         auto game = newGame(4);
         std::uint64_t rng = 9;

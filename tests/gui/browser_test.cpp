@@ -3,7 +3,8 @@
 // cells, plays as player 1 against the engine by clicking (moves, an attack confirmed
 // from its odds, a placement) until the engine has replied, saves the record and reads it
 // with the arena's reader, and takes a screenshot at 1280x800 (and checks a phone-size
-// viewport). Exit 77 (skipped) when no chromium is installed.
+// viewport); then a Courtier game, a capture chosen among several by clicking. Exit 77
+// (skipped) when no chromium is installed.
 #include <unistd.h>
 
 #include <cmath>
@@ -152,6 +153,106 @@ window.__click = (cell) => document.querySelector(`#cells [data-cell="${cell}"] 
   .dispatchEvent(new MouseEvent('click', {bubbles: true}));
 true
 )JS";
+
+// A Courtier position (RULES §14) where player 1 has a step with several capture
+// candidates, as a record to load: random steps from the start until one comes.
+std::string courtierChoiceRecord() {
+    const Rules rules = Rules::preset(Ruleset::Courtier);
+    Position pos = Position::startpos(rules);
+    std::uint64_t rng = 1;
+    for (int i = 0; i < 200000; ++i) {
+        EventList list;
+        pos.generate(list);
+        bool choice = false;
+        for (const Event e : list)
+            choice = choice || e.kind() == EventKind::CaptureMove;
+        if (choice && pos.sideToMove() == Player::One) {
+            arena::GameRecord r;
+            r.rules = rules.describe();
+            r.deal = pos.dfen();
+            r.seed = 1;
+            r.players = {"human", "dejarik"};
+            r.finished = false;
+            r.finalDfen = pos.dfen();
+            return arena::formatRecord(r);
+        }
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        pos.apply(list[static_cast<int>((rng >> 33) % list.size())]);
+        if (pos.isOver()) pos = Position::startpos(rules);
+    }
+    fail("no Courtier position with a capture choice found");
+}
+
+// Courtier in the page: the dialog hides Dejarik's options, the pieces are Guards and
+// Kings, a step is clicked and the engine answers; then, in a loaded position, a step
+// with several capture candidates asks which enemy to take and sends that token.
+void playCourtier(DevTools& page, const std::string& screenshotPath) {
+    page.eval(
+        "document.querySelector('#btn-new').click(); "
+        "const rs = document.querySelector('#ng-ruleset'); rs.value = 'courtier'; "
+        "rs.dispatchEvent(new Event('change')); true");
+    check(page.eval("document.querySelector('#ng-options [data-option=\"Dice\"]')"
+                    ".closest('label').hidden && !document.querySelector("
+                    "'#ng-options [data-option=\"DrawTurns\"]').closest('label').hidden") == true,
+          "for courtier the dialog hides Dice and keeps DrawTurns");
+    page.eval(
+        "document.querySelector('#ng-deal').value = 'standard'; "
+        "document.querySelector('#ng-strength').value = 1; "
+        "document.querySelector('#ng-ok').click(); true");
+    check(page.waitFor("window.dejarik.state.ruleset === 'courtier' && "
+                       "window.dejarik.state.ply === 0 && window.__ready()",
+                       10s),
+          "a Courtier game from the dialog");
+    const json names = page.eval(
+        "Array.from(document.querySelectorAll('#pieces .piece')).map((g) => "
+        "g.querySelector('.letter').textContent + ' ' + g.querySelector('.name').textContent)"
+        ".sort().join(',')");
+    check(names ==
+              "U Guard,U Guard,U Guard,U Guard,U Guard,W King,u Guard,u Guard,u Guard,"
+              "u Guard,u Guard,w King",
+          "Courtier's pieces are Guards U and Kings W: " + names.dump());
+
+    const json step = page.eval("window.dejarik.state.legal.find((e) => e.kind === 'move')");
+    if (step == nullptr) fail("no Courtier step offered");
+    const std::string from = step["from"], to = step["to"];
+    page.eval("window.__click('" + from + "')");
+    check(page.eval("document.querySelector('#cells [data-cell=\"" + to +
+                    "\"]').classList.contains('target-move')") == true,
+          "clicking the Guard or King on " + from + " shows its step to " + to);
+    page.eval("window.__click('" + to + "')");
+    check(page.waitFor("window.dejarik.state.ply >= 2 && window.__ready()", 15s),
+          "the step " + step["token"].get<std::string>() + " is played and the engine answers");
+    check(page.eval("document.querySelector('#dice').hidden") == true, "no dice in Courtier");
+
+    const std::string record = courtierChoiceRecord();
+    page.eval("window.dejarik.socket.send(JSON.stringify({type: 'load', text: " +
+              json(record).dump() + "})); true");
+    check(page.waitFor("window.__ready() && window.dejarik.state.plies === 0 && "
+                       "window.dejarik.state.legal.some((e) => e.kind === 'capture')",
+                       10s),
+          "a Courtier position with a capture choice loads");
+    const json choice = page.eval(
+        "(() => { const L = window.dejarik.state.legal; const c = L.find((e) => e.kind === "
+        "'capture'); return L.filter((e) => e.kind === 'capture' && e.from === c.from && "
+        "e.to === c.to); })()");
+    check(choice.size() >= 2, "the step has several candidates");
+    const json& last = choice.back();
+    page.eval("window.__click('" + last["from"].get<std::string>() + "')");
+    page.eval("window.__click('" + last["to"].get<std::string>() + "')");
+    for (const json& c : choice)
+        check(page.eval("document.querySelector('#cells [data-cell=\"" +
+                        c["captured"].get<std::string>() +
+                        "\"]').classList.contains('target-capture')") == true,
+              "the candidate " + c["captured"].get<std::string>() + " is highlighted");
+    check(page.eval("window.dejarik.state.ply") == 0, "choosing the step alone plays nothing");
+    page.screenshot(screenshotPath);
+    page.eval("window.__click('" + last["captured"].get<std::string>() + "')");
+    check(page.waitFor("window.dejarik.state.plies >= 1 && "
+                       "window.dejarik.state.events[0].token === '" +
+                           last["token"].get<std::string>() + "'",
+                       10s),
+          "the capture chosen is sent as " + last["token"].get<std::string>());
+}
 
 }  // namespace
 
@@ -312,6 +413,11 @@ int run(int argc, char** argv) {
     std::string phonePath = screenshotPath;
     phonePath.insert(phonePath.rfind('.'), "-phone");
     page.screenshot(phonePath);
+
+    page.viewport(1280, 800, false);
+    std::string courtierPath = screenshotPath;
+    courtierPath.insert(courtierPath.rfind('.'), "-courtier");
+    playCourtier(page, courtierPath);
 
     ws.close();
     browser->kill();

@@ -188,9 +188,10 @@ int runLoad(const std::string& gui, const std::string& engine) {
             try {
                 Page page(server->wsUrl());
                 const bool started = !page.stateWhere([](const json&) { return true; }).is_null();
-                const char* rulesets[] = {"kelly", "dalsian-classic", "dalsian", "holochess"};
+                const char* rulesets[] = {"kelly", "dalsian-classic", "dalsian", "holochess",
+                                          "courtier"};
                 page.send({{"type", "new"},
-                           {"ruleset", rulesets[i % 4]},
+                           {"ruleset", rulesets[i % 5]},
                            {"deal", "random"},
                            {"seed", 100 + i},
                            {"side", 1 + i % 2},

@@ -116,14 +116,18 @@ json cellsOf(const Position& pos) {
         const Cell c(i);
         const Piece p = pos.at(c);
         if (p.isNone()) continue;
-        const Ratings& r = pos.rules().ratings(p.creature());
-        cells.push_back({{"cell", c.name()},
-                         {"letter", std::string(1, p.letter())},
-                         {"owner", index(p.owner()) + 1},
-                         {"name", creatureName(p.creature())},
-                         {"attack", r.attack},
-                         {"defence", r.defence},
-                         {"movement", r.movement}});
+        json cell{{"cell", c.name()},
+                  {"letter", std::string(1, pos.rules().letter(p))},
+                  {"owner", index(p.owner()) + 1},
+                  {"name", pieceName(pos.rules(), p)}};
+        // Courtier's pieces have no ratings: each steps one cell and nothing is rolled.
+        if (!pos.rules().courtier()) {
+            const Ratings& r = pos.rules().ratings(p.creature());
+            cell["attack"] = r.attack;
+            cell["defence"] = r.defence;
+            cell["movement"] = r.movement;
+        }
+        cells.push_back(std::move(cell));
     }
     return cells;
 }
@@ -181,6 +185,14 @@ json legalOf(const Position& pos) {
             item["from"] = e.from().name();
             item["to"] = e.to().name();
         }
+        if (e.kind() == EventKind::CaptureMove) item["captured"] = e.captured().name();
+        if (e.kind() == EventKind::Move && pos.rules().courtier()) {
+            // A step with one candidate takes it unnamed (RULES §14.6): the page shows which.
+            Position after = pos;
+            Position::Undo undo;
+            after.apply(e, undo);
+            if (!undo.defender.isNone()) item["captured"] = undo.captured.name();
+        }
         if (e.kind() == EventKind::Attack) {
             Position pending = pos;
             pending.apply(e);
@@ -205,10 +217,10 @@ std::string_view turnName(Turn t) {
     return "over";
 }
 
-json sideOf(const arena::SideRoll& s, Cell cell, Piece piece, int rating) {
+json sideOf(const Rules& rules, const arena::SideRoll& s, Cell cell, Piece piece, int rating) {
     return {{"cell", cell.name()},
-            {"letter", std::string(1, piece.letter())},
-            {"name", creatureName(piece.creature())},
+            {"letter", std::string(1, rules.letter(piece))},
+            {"name", pieceName(rules, piece)},
             {"rating", rating},
             {"bonus", s.bonus},
             {"sides", s.sides},
@@ -221,6 +233,10 @@ json optionSpecs() {
     for (const RuleOptionSpec& r : ruleOptionSpecs()) {
         const OptionSpec& o = r.spec;
         json item{{"name", o.name}, {"type", optionTypeName(o.type)}};
+        // The page hides what Courtier refuses (RULES §14.13), asking the rules, not a list.
+        RuleOptions courtier;
+        courtier.ruleset = Ruleset::Courtier;
+        item["dejarikOnly"] = courtier.inactive(r);
         if (const auto d = o.defaultValue()) item["default"] = *d;
         if (o.type == OptionType::Spin) {
             item["min"] = o.min;
@@ -353,8 +369,8 @@ std::string encodeDice(const Position& before, const arena::AttackRoll& roll) {
     const Rules& rules = before.rules();
     json j{{"type", "dice"},
            {"model", diceModelName(roll.model)},
-           {"attacker", sideOf(roll.attacker, from, a, rules.ratings(a.creature()).attack)},
-           {"defender", sideOf(roll.defender, to, d, rules.ratings(d.creature()).defence)},
+           {"attacker", sideOf(rules, roll.attacker, from, a, rules.ratings(a.creature()).attack)},
+           {"defender", sideOf(rules, roll.defender, to, d, rules.ratings(d.creature()).defence)},
            {"outcome", outcomeName(roll.outcome)},
            {"odds", oddsOf(before)},
            {"player", index(before.sideToMove()) + 1}};
@@ -393,6 +409,7 @@ std::string encodeHello(std::string_view engineName, int maxGames) {
     json rulesets = json::array();
     for (const Ruleset r : kRulesets)
         rulesets.push_back(rulesetName(r));
+    rulesets.push_back(rulesetName(Ruleset::Courtier));
     return json{{"type", "hello"},
                 {"engine", engineName},
                 {"maxGames", maxGames},

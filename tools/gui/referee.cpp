@@ -1,5 +1,6 @@
 #include "referee.h"
 
+#include "courtier.h"
 #include "deals.h"
 
 namespace dejarik::gui {
@@ -13,6 +14,11 @@ constexpr std::array<std::string_view, kCreatureCount> kCreatureNames{
 
 std::string_view creatureName(Creature c) {
     return kCreatureNames[static_cast<std::size_t>(c)];
+}
+
+std::string_view pieceName(const Rules& rules, Piece p) {
+    if (rules.courtier()) return p.creature() == courtier::kKing ? "King" : "Guard";
+    return creatureName(p.creature());
 }
 
 std::string Strength::goCommand() const {
@@ -142,7 +148,7 @@ void Referee::append(Event e, std::string comment) {
     r.token = before.token(e);
     r.comment = std::move(comment);
     r.turn = before.turn();
-    r.startsTurn = before.phase() == Phase::Decision && before.actionsLeft() == 2;
+    r.startsTurn = before.startsTurn();
     double luck = 0;
     if (e.kind() == EventKind::Outcome) {
         luck = arena::attackLuck(before, e.outcome());
@@ -167,7 +173,8 @@ void Referee::settleEnd() {
             const bool oneWins = pos.result() == Result::Player1Wins;
             Ending e;
             e.outcome = oneWins ? arena::GameOutcome::Player1Wins : arena::GameOutcome::Player2Wins;
-            e.termination = pos.pieces(oneWins ? Player::Two : Player::One).empty()
+            e.termination = rules_->courtier() ? arena::Termination::KingCapture
+                            : pos.pieces(oneWins ? Player::Two : Player::One).empty()
                                 ? arena::Termination::Elimination
                                 : arena::Termination::CentreWin;
             ending_ = e;
@@ -202,8 +209,7 @@ void Referee::settleEnd() {
 bool Referee::undoTurn() {
     for (std::size_t k = events_.size(); k-- > 0;) {
         const Position& p = positions_[k];
-        if (p.phase() == Phase::Decision && p.actionsLeft() == 2 && p.decider() == setup_.human &&
-            p.sideToMove() == setup_.human) {
+        if (p.startsTurn() && p.decider() == setup_.human && p.sideToMove() == setup_.human) {
             positions_.erase(positions_.begin() + static_cast<std::ptrdiff_t>(k) + 1,
                              positions_.end());
             events_.resize(k);
@@ -238,7 +244,7 @@ arena::GameRecord Referee::record(const std::string& engineName) const {
         r.finished = false;
     }
     if (pos.phase() == Phase::Decision) r.finalDfen = pos.dfen();
-    const bool midTurn = pos.phase() != Phase::Decision || pos.actionsLeft() != 2;
+    const bool midTurn = !pos.startsTurn();
     r.turns = pos.turn() - positions_.front().turn() + (midTurn ? 1 : 0);
     return r;
 }

@@ -98,5 +98,7 @@ class Referee {
 };
 
 [[nodiscard]] std::string_view creatureName(Creature c);
+// A piece's name on the page: its creature's, or Courtier's Guard or King.
+[[nodiscard]] std::string_view pieceName(const Rules& rules, Piece p);
 
 }  // namespace dejarik::gui

@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 
 const ui = {
   socket: null, state: null, hello: null, selected: null, pendingAttack: null,
+  // Courtier: a step with several capture candidates, waiting for the enemy to take.
+  captureChoice: null,
   queue: [], busy: false, lastRecord: null, analysis: [], engineInfo: null,
 };
 // For the end-to-end test and anyone curious in the console.
@@ -136,6 +138,11 @@ function statusText(s) {
   }
   if (s.turn === 'dice') return 'Rolling the dice…';
   if (s.phase === 'placement') return 'Place the pushed piece: click a highlighted cell.';
+  if (s.ruleset === 'courtier') {
+    return s.legal.every((e) => e.kind === 'pass') ?
+      `Your turn (player ${s.human}), turn ${s.turnNumber}: boxed in, press Pass.` :
+      `Your turn (player ${s.human}), turn ${s.turnNumber}: step a Guard or your King.`;
+  }
   return `Your turn (player ${s.human}), turn ${s.turnNumber}: ` +
     `${s.actionsLeft} action${s.actionsLeft === 1 ? '' : 's'} left.`;
 }
@@ -144,8 +151,10 @@ function showState(s) {
   ui.state = s;
   ui.selected = null;
   ui.pendingAttack = null;
+  ui.captureChoice = null;
   $('odds').hidden = true;
   document.body.dataset.turn = s.turn;
+  document.body.dataset.ruleset = s.ruleset;
   document.body.dataset.phase = s.phase;
   $('status').textContent = statusText(s);
   $('btn-pass').hidden = !s.legal.some((e) => e.kind === 'pass');
@@ -181,7 +190,8 @@ function drawPieces(s) {
     el('text', {class: 'letter', y: 3}, g).textContent = p.letter;
     el('text', {class: 'name', y: 11}, g).textContent = p.name;
     const title = el('title', {}, g);
-    title.textContent = `${p.name} (player ${p.owner}): attack ${p.attack}, ` +
+    title.textContent = p.attack === undefined ? `${p.name} (player ${p.owner})` :
+      `${p.name} (player ${p.owner}): attack ${p.attack}, ` +
       `defence ${p.defence}, movement ${p.movement}`;
   }
 }
@@ -192,7 +202,7 @@ function markCells() {
   const s = ui.state;
   for (const g of document.querySelectorAll('#cells [data-cell]')) {
     g.classList.remove('selectable', 'selected', 'target-move', 'target-attack', 'target-place',
-      'pending', 'last');
+      'target-capture', 'pending', 'last');
   }
   if (!s) return;
   if (s.pending) { cellEl(s.pending.from).classList.add('pending');
@@ -204,11 +214,19 @@ function markCells() {
     return;
   }
   for (const e of s.legal) if (e.from) cellEl(e.from).classList.add('selectable');
+  if (ui.captureChoice) {
+    cellEl(ui.captureChoice.from).classList.add('selected');
+    cellEl(ui.captureChoice.to).classList.add('target-move');
+    for (const e of ui.captureChoice.events) cellEl(e.captured).classList.add('target-capture');
+    return;
+  }
   if (ui.selected) {
     cellEl(ui.selected).classList.add('selected');
     for (const e of s.legal) {
       if (e.from !== ui.selected) continue;
       cellEl(e.to).classList.add(e.kind === 'attack' ? 'target-attack' : 'target-move');
+      // Courtier: the enemies this piece's steps would take.
+      if (e.captured) cellEl(e.captured).classList.add('target-capture');
     }
   }
 }
@@ -221,10 +239,25 @@ function onCellClick(cell) {
     if (e) send({type: 'play', event: e.token});
     return;
   }
+  if (ui.captureChoice) {
+    // Courtier: the enemy to take, among the step's candidates; any other cell cancels.
+    const e = ui.captureChoice.events.find((x) => x.captured === cell);
+    ui.captureChoice = null;
+    if (e) { send({type: 'play', event: e.token}); return; }
+    $('status').textContent = statusText(s);
+  }
   if (ui.selected) {
     const e = s.legal.find((x) => x.from === ui.selected && x.to === cell);
     if (e && e.kind === 'move') { send({type: 'play', event: e.token}); return; }
     if (e && e.kind === 'attack') { showOdds(e); return; }
+    if (e && e.kind === 'capture') {
+      ui.captureChoice = {from: ui.selected, to: cell,
+        events: s.legal.filter((x) => x.from === ui.selected && x.to === cell)};
+      ui.selected = null;
+      $('status').textContent = `${cell}: click the highlighted enemy to take.`;
+      markCells();
+      return;
+    }
   }
   ui.selected = s.legal.some((x) => x.from === cell) && ui.selected !== cell ? cell : null;
   $('odds').hidden = true;
@@ -379,15 +412,26 @@ function fillNewForm() {
     input.value = o.default;
     input.dataset.option = o.name;
     input.dataset.default = o.default;
+    if (o.dejarikOnly) label.dataset.dejarikOnly = '1';
     label.appendChild(input);
     box.appendChild(label);
+  }
+  showRulesetOptions();
+}
+
+// Courtier refuses Dejarik's dice, path and centre options (RULES §14.13): hidden and not sent.
+function showRulesetOptions() {
+  const courtier = $('ng-ruleset').value === 'courtier';
+  for (const label of document.querySelectorAll('#ng-options label[data-dejarik-only]')) {
+    label.hidden = courtier;
+    label.querySelector('[data-option]').disabled = courtier;
   }
 }
 
 function newGameRequest() {
   const options = {};
   for (const input of document.querySelectorAll('#ng-options [data-option]')) {
-    if (input.value !== input.dataset.default) options[input.dataset.option] = input.value;
+    if (!input.disabled && input.value !== input.dataset.default) options[input.dataset.option] = input.value;
   }
   const m = {type: 'new', ruleset: $('ng-ruleset').value, options, deal: $('ng-deal').value,
     side: Number($('ng-side').value)};
@@ -404,6 +448,7 @@ function goto(ply) {
 function wire() {
   $('btn-new').onclick = () => $('new-dialog').showModal();
   $('ng-cancel').onclick = () => $('new-dialog').close();
+  $('ng-ruleset').onchange = showRulesetOptions;
   $('ng-limit').onchange = () => {
     const ms = $('ng-limit').value === 'movetime';
     $('ng-strength').value = ms ? 1000 : 4;
