@@ -1,6 +1,7 @@
 // Courtier's events, their application and its DFEN (RULES §14.5–§14.11), as the Position
 // members that Position's generic entry points hand Courtier positions to.
 #include "courtier.h"
+#include "dfen_fields.h"
 
 #include <charconv>
 
@@ -12,23 +13,10 @@ namespace dejarik {
 
 namespace {
 
+using dfen::fail;
+using dfen::parseCount;
+
 using courtier::captureCandidates;
-
-bool fail(std::string* error, std::string message) {
-    if (error) *error = std::move(message);
-    return false;
-}
-
-// A non-negative decimal integer that fits 32 bits.
-std::optional<std::uint32_t> parseCount(std::string_view s) {
-    if (s.empty()) return std::nullopt;
-    for (const char c : s)
-        if (c < '0' || c > '9') return std::nullopt;
-    std::uint32_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
 
 std::optional<Piece> courtierPiece(char letter) {
     switch (letter) {
@@ -197,19 +185,10 @@ std::optional<Position> Position::fromCourtierDfen(std::string_view dfen, const 
         return std::nullopt;
     }
     pos.st_.actions = 1;
-    const auto quiet = parseCount(f[3]);
-    if (!quiet) {
-        fail(error, "DFEN quiet: expected a non-negative integer, got '" + std::string(f[3]) + "'");
-        return std::nullopt;
-    }
-    pos.st_.quiet = *quiet;
-    const auto turn = parseCount(f[4]);
-    if (!turn || *turn < 1) {
-        fail(error,
-             "DFEN turn: expected an integer of at least 1, got '" + std::string(f[4]) + "'");
-        return std::nullopt;
-    }
-    pos.st_.turn = *turn;
+    const auto clocks = dfen::parseClocks(f[3], f[4], error);
+    if (!clocks) return std::nullopt;
+    pos.st_.quiet = clocks->quiet;
+    pos.st_.turn = clocks->turn;
 
     // A finished game is a valid, terminal position (RULES §14.11).
     const int n1 = pos.pieces(Player::One).count(), n2 = pos.pieces(Player::Two).count();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "courtier.h"
+#include "dfen_fields.h"
 #include "movegen.h"
 #include "text.h"
 #include "zobrist.h"
@@ -14,26 +15,13 @@ namespace dejarik {
 
 namespace {
 
+using dfen::fail;
+using dfen::parseCount;
+
 using zobrist::kKeys;
 
 std::uint64_t holdKey(Player p, std::uint32_t value) {
     return kKeys.hold[index(p)][value < zobrist::kHoldLimit ? value : zobrist::kHoldLimit - 1];
-}
-
-// A non-negative decimal integer that fits 32 bits.
-std::optional<std::uint32_t> parseCount(std::string_view s) {
-    if (s.empty()) return std::nullopt;
-    for (const char c : s)
-        if (c < '0' || c > '9') return std::nullopt;
-    std::uint32_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
-
-bool fail(std::string* error, std::string message) {
-    if (error) *error = std::move(message);
-    return false;
 }
 
 std::string playerName(Player p) {
@@ -170,19 +158,10 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         return std::nullopt;
     }
     pos.st_.actions = static_cast<std::uint8_t>(f[2][0] - '0');
-    const auto quiet = parseCount(f[3]);
-    if (!quiet) {
-        fail(error, "DFEN quiet: expected a non-negative integer, got '" + std::string(f[3]) + "'");
-        return std::nullopt;
-    }
-    pos.st_.quiet = *quiet;
-    const auto turn = parseCount(f[4]);
-    if (!turn || *turn < 1) {
-        fail(error,
-             "DFEN turn: expected an integer of at least 1, got '" + std::string(f[4]) + "'");
-        return std::nullopt;
-    }
-    pos.st_.turn = *turn;
+    const auto clocks = dfen::parseClocks(f[3], f[4], error);
+    if (!clocks) return std::nullopt;
+    pos.st_.quiet = clocks->quiet;
+    pos.st_.turn = clocks->turn;
     if (f.size() == 6) {
         const auto holds = text::split(f[5], '/');
         const auto h1 = holds.size() == 2 ? parseCount(holds[0]) : std::nullopt;
