@@ -205,8 +205,48 @@ std::string pvText(const Position& root, const search::Line& line) {
     return s.empty() ? root.token(line.move) : s;
 }
 
+// Where analyse and rollout start: --startpos or --dfen D, then the --moves events.
+struct PositionFlags {
+    std::string dfen;
+    std::string moves;
+};
+
+void addPositionFlags(po::options_description& desc, PositionFlags& flags) {
+    desc.add_options()("startpos", "the ruleset's standard start (the default)")(
+        "dfen", po::value(&flags.dfen), "start from this DFEN (quote it: it has spaces)")(
+        "moves", po::value(&flags.moves), "events to play first, space-separated");
+}
+
+void checkPositionFlags(const po::variables_map& vm) {
+    if (vm.count("startpos") && vm.count("dfen"))
+        throw UsageError{"give only one of --startpos and --dfen"};
+}
+
+// The start the flags name and the position after their moves.
+struct FlaggedPosition {
+    Position start;
+    Position now;
+    std::string moves;
+    // The line that tells the reader what was analysed.
+    [[nodiscard]] std::string line() const {
+        return "position " + start.dfen() + (moves.empty() ? "" : " moves " + moves);
+    }
+};
+
+FlaggedPosition positionFrom(const po::variables_map& vm, const PositionFlags& flags,
+                             const Rules& rules) {
+    std::string error;
+    const auto start = vm.count("dfen") ? Position::fromDfen(flags.dfen, rules, &error)
+                                        : std::optional(Position::startpos(rules));
+    if (!start) throw UsageError{"--dfen: " + error};
+    const auto now = playTokens(*start, flags.moves, &error);
+    if (!now) throw UsageError{"--moves: " + error};
+    return {*start, *now, flags.moves};
+}
+
 int runAnalyse(const std::vector<std::string>& args) {
-    std::string ruleset, dfen, moves;
+    std::string ruleset;
+    PositionFlags position;
     std::vector<std::string> options;
     LogSettings log;
     po::options_description desc(
@@ -217,17 +257,14 @@ int runAnalyse(const std::vector<std::string>& args) {
         "expected result, win/draw/loss chances and principal variation. With neither --depth\n"
         "nor --movetime it thinks for one second.\nOptions");
     addCommonFlags(desc, ruleset, options);
-    desc.add_options()("startpos", "the ruleset's standard start (the default)")(
-        "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
-        "moves", po::value(&moves), "events to play first, space-separated")(
-        "depth", po::value<int>(), "search this many actions deep (1-64)")(
+    addPositionFlags(desc, position);
+    desc.add_options()("depth", po::value<int>(), "search this many actions deep (1-64)")(
         "movetime", po::value<std::int64_t>(), "think this many milliseconds");
     addEngineOptionFlags(desc);
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
-    if (vm.count("startpos") && vm.count("dfen"))
-        throw UsageError{"give only one of --startpos and --dfen"};
+    checkPositionFlags(vm);
     if (vm.count("depth") && vm.count("movetime"))
         throw UsageError{"give only one of --depth and --movetime"};
 
@@ -240,12 +277,8 @@ int runAnalyse(const std::vector<std::string>& args) {
     const search::Options searchOptions = settings.search;
 
     const Rules rules = rulesFrom(ruleset, options);
-    std::string error;
-    const auto start = vm.count("dfen") ? Position::fromDfen(dfen, rules, &error)
-                                        : std::optional(Position::startpos(rules));
-    if (!start) throw UsageError{"--dfen: " + error};
-    const auto pos = playTokens(*start, moves, &error);
-    if (!pos) throw UsageError{"--moves: " + error};
+    const FlaggedPosition flagged = positionFrom(vm, position, rules);
+    const Position& pos = flagged.now;
     // The table before any output: a size that cannot be had is a usage error.
     search::Searcher searcher;
     try {
@@ -266,33 +299,33 @@ int runAnalyse(const std::vector<std::string>& args) {
 
     std::cout << "rules    " << rules.describe() << '\n';
     if (rules.fromCreatureFile()) std::cout << creaturesText(rules) << '\n';
-    std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
-    printLines(boardPicture(*pos));
-    std::cout << dueText(*pos) << '\n';
-    if (pos->isOver()) return 0;
-    if (pos->phase() == Phase::Outcome) {
-        std::cout << oddsLine(*pos, Event::attack(pos->pendingFrom(), pos->pendingTo())) << '\n';
+    std::cout << flagged.line() << '\n';
+    printLines(boardPicture(pos));
+    std::cout << dueText(pos) << '\n';
+    if (pos.isOver()) return 0;
+    if (pos.phase() == Phase::Outcome) {
+        std::cout << oddsLine(pos, Event::attack(pos.pendingFrom(), pos.pendingTo())) << '\n';
         return 0;
     }
 
-    const search::Report report = searcher.run(*pos, limits);
+    const search::Report report = searcher.run(pos, limits);
     const std::int64_t ms = report.timeMs;
     std::cout << "\nsearched " << report.depth << " actions deep, " << report.nodes << " nodes in "
               << ms << " ms (" << report.nodes * 1000 / static_cast<std::uint64_t>(ms > 0 ? ms : 1)
               << " nodes/s)\n";
     std::vector<search::Line> lines = report.lines;
     if (lines.empty() && !report.best.isNone())
-        lines.push_back(staticLine(*pos, report.best, tunables));
+        lines.push_back(staticLine(pos, report.best, tunables));
     std::cout << "rank  decision       ev     win    draw    loss  principal variation\n";
     for (std::size_t k = 0; k < lines.size(); ++k) {
         const auto& l = lines[k];
         char head[96];
         std::snprintf(head, sizeof head, "%4zu  %-10s %+7.3f  %s  %s  %s  ", k + 1,
-                      pos->token(l.move).c_str(), l.value, percent(l.wdl[0]).c_str(),
+                      pos.token(l.move).c_str(), l.value, percent(l.wdl[0]).c_str(),
                       percent(l.wdl[1]).c_str(), percent(l.wdl[2]).c_str());
-        std::cout << head << pvText(*pos, l) << (l.exact ? "  (exact)" : "") << '\n';
+        std::cout << head << pvText(pos, l) << (l.exact ? "  (exact)" : "") << '\n';
     }
-    std::cout << "ev is the expected result for " << playerName(pos->decider())
+    std::cout << "ev is the expected result for " << playerName(pos.decider())
               << ": +1 a certain win, -1 a certain loss\n";
     return 0;
 }
@@ -581,7 +614,8 @@ int runAnalyseGame(const std::vector<std::string>& args) {
 }
 
 int runRollout(const std::vector<std::string>& args) {
-    std::string ruleset, dfen, moves, candidates;
+    std::string ruleset, candidates;
+    PositionFlags position;
     std::vector<std::string> options;
     LogSettings log;
     po::options_description desc(
@@ -595,10 +629,9 @@ int runRollout(const std::vector<std::string>& args) {
         "candidate the engine decides at the root too; without --depth or --movetime every\n"
         "decision is searched 2 actions deep.\nOptions");
     addCommonFlags(desc, ruleset, options);
-    desc.add_options()("startpos", "the ruleset's standard start (the default)")(
-        "dfen", po::value(&dfen), "start from this DFEN (quote it: it has spaces)")(
-        "moves", po::value(&moves), "events to play first, space-separated")(
-        "candidates", po::value(&candidates), "the decisions to roll out, space-separated")(
+    addPositionFlags(desc, position);
+    desc.add_options()("candidates", po::value(&candidates),
+                       "the decisions to roll out, space-separated")(
         "all", "roll out every legal decision")("games", po::value<int>(),
                                                 "playouts per candidate (1-1000000)")(
         "depth", po::value<int>(), "search each decision this many actions deep")(
@@ -613,8 +646,7 @@ int runRollout(const std::vector<std::string>& args) {
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;
     const po::variables_map& vm = *parsed;
-    if (vm.count("startpos") && vm.count("dfen"))
-        throw UsageError{"give only one of --startpos and --dfen"};
+    checkPositionFlags(vm);
     if (vm.count("candidates") && vm.count("all"))
         throw UsageError{"give only one of --candidates and --all"};
     if (!vm.count("games")) throw UsageError{"--games: the number of playouts is needed"};
@@ -627,29 +659,25 @@ int runRollout(const std::vector<std::string>& args) {
     const Settings settings = analysisSettings(vm, engineFlags, 1);
 
     const Rules rules = rulesFrom(ruleset, options);
-    std::string error;
-    const auto start = vm.count("dfen") ? Position::fromDfen(dfen, rules, &error)
-                                        : std::optional(Position::startpos(rules));
-    if (!start) throw UsageError{"--dfen: " + error};
-    const auto pos = playTokens(*start, moves, &error);
-    if (!pos) throw UsageError{"--moves: " + error};
-    if (pos->isOver()) throw UsageError{"the game is over in this position: nothing to roll out"};
+    const FlaggedPosition flagged = positionFrom(vm, position, rules);
+    const Position& pos = flagged.now;
+    if (pos.isOver()) throw UsageError{"the game is over in this position: nothing to roll out"};
     config.search = searchSettingsFor(settings, rules, limits);
 
     std::vector<analysis::Candidate> list;
-    const bool decision = pos->phase() != Phase::Outcome;
+    const bool decision = pos.phase() != Phase::Outcome;
     if ((vm.count("candidates") || vm.count("all")) && !decision)
         throw UsageError{"an outcome is due here, not a decision: no candidates to roll out"};
     if (vm.count("all")) {
         EventList legal;
-        pos->generate(legal);
+        pos.generate(legal);
         for (const Event e : legal)
             list.push_back({e.token(), e});
     } else if (vm.count("candidates")) {
         std::istringstream words(candidates);
         std::string w;
         while (words >> w) {
-            const auto e = pos->parseEvent(w);
+            const auto e = pos.parseEvent(w);
             if (!e) throw UsageError{"--candidates: '" + w + "' is not a legal decision here"};
             list.push_back({e->token(), *e});
         }
@@ -659,7 +687,7 @@ int runRollout(const std::vector<std::string>& args) {
     }
 
     std::cout << "rules    " << rules.describe() << '\n';
-    std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << '\n';
+    std::cout << flagged.line() << '\n';
     std::cout << "rollout  " << config.games << " games per candidate, " << limitsText(limits)
               << ", "
               << (config.truncate > 0
@@ -668,7 +696,7 @@ int runRollout(const std::vector<std::string>& args) {
               << ", seed " << config.seed << ", duplicate dice\n";
     ProgressLine progress("rollout: playout");
     const analysis::RolloutResult result = analysis::rollout(
-        *pos, list, config, [&](std::uint64_t d, std::uint64_t n) { progress.update(d, n); });
+        pos, list, config, [&](std::uint64_t d, std::uint64_t n) { progress.update(d, n); });
     std::cout << analysis::rolloutText(result);
     return 0;
 }
