@@ -25,28 +25,17 @@
 #include <thread>
 
 #include "gui_server.h"
+#include "script_checks.h"
 #include "ws_client.h"
 
 using nlohmann::json;
 using namespace dejarik;
 using namespace std::chrono_literals;
+using testing::check;
+using testing::fail;
+using testing::Failure;
 
 namespace {
-
-// A failure unwinds to main, so that the server and the browser (ChildProcess) are ended
-// on the way out instead of being left running.
-struct Failure : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-[[noreturn]] void fail(const std::string& what) {
-    throw Failure(what);
-}
-
-void check(bool ok, const std::string& what) {
-    if (!ok) fail(what);
-    std::cout << "ok: " << what << "\n";
-}
 
 // The processes whose parent is `pid` (the server's engines).
 int childrenOf(pid_t pid) {
