@@ -236,6 +236,31 @@ TEST_SUITE("search-tables") {
         CHECK(decisive > 10);      // not a comparison of zeros
     }
 
+    TEST_CASE("holochess under DrawTurns N: a table value fades by the quiet count alone") {
+        // tableFadeCountsDistance: in holochess the distance does not count (docs/tables.md).
+        const Rules rules = testing::rulesOf(Ruleset::Holochess, {"DrawTurns=40"});
+        SmallTables st(rules);
+        int withDistance = 0;
+        for (const Position& start : statesOf(*st.tb, "KL v s", rules, 40)) {
+            const auto t = st.tb->probeWithDistance(start);
+            REQUIRE(t);
+            if (t->value == 0 || t->distance == 0) continue;
+            CAPTURE(start.dfen());
+            for (const int quiet : {0, 30}) {
+                std::uint64_t nodes = 0;
+                const double v = prunedValue(quietAt(start, quiet), 3, nodes, st.tb.get());
+                CHECK(nodes == 1);
+                CHECK(v == doctest::Approx(t->value * std::pow(kTableFade, quiet)).epsilon(1e-12));
+            }
+            // The draw still decides where the table answers: not when it comes first.
+            std::uint64_t nodes = 0;
+            (void)prunedValue(quietAt(start, 80 - t->distance), 3, nodes, st.tb.get());
+            CHECK(nodes > 1);
+            ++withDistance;
+        }
+        CHECK(withDistance > 5);
+    }
+
     TEST_CASE("under an opponent model only decisive table values count") {
         // The tables assume optimal play by the modelled side; a value short of decisive is
         // searched below, so the root is no longer proven by the tables alone. (Dalsian:
