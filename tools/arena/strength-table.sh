@@ -12,8 +12,9 @@
 # JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
 # baselines; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0 leaves out
 # the rows against the baselines, HEADER=0 the table's header, BINS (default 10) the number
-# of ev bins; CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it
-# (from the records already in OUT).
+# of ev bins, PLAYER (default dDEPTH) the engine calibrated (empty: every engine);
+# CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it (from the
+# records already in OUT, OUT/RULESET-*.dgn).
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -47,14 +48,14 @@ row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
 }
 
 calibration() {
-    local records=("$out/$ruleset"-*.dgn)
+    local records=("$out/$ruleset"-*.dgn) player=${PLAYER-d$depth}
     [[ -e ${records[0]} ]] || { echo "no records of $ruleset in $out" >&2; return 1; }
     echo
-    echo "Calibration of d$depth in $ruleset (${#records[@]} record files in $out):"
+    echo "Calibration of ${player:-every engine} in $ruleset (${#records[@]} record files in $out):"
     echo
     echo "| ev bin | games | decisions | predicted score | observed score | gap | W/D/L predicted | W/D/L observed |"
     echo "|---|---:|---:|---:|---:|---:|---|---|"
-    "$arena" calibrate "${records[@]}" --player "d$depth" --bins "${BINS:-10}" | awk '
+    "$arena" calibrate "${records[@]}" ${player:+--player "$player"} --bins "${BINS:-10}" | awk '
         /^\[/ {
             bin = $1 " " $2; decisions = $3; games = $4
             p = ($5 + 1) / 2; a = ($6 + 1) / 2; gap = p - a
