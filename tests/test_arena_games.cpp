@@ -347,6 +347,9 @@ TEST_SUITE("arena-unit") {
         CHECK(c->games == 1);
         // Bin [0.5, 1): the two decisions of the winner; bin [-0.5, 0): the loser's.
         CHECK(c->bins[3].decisions == 2);
+        CHECK(c->bins[3].games == 1);  // two decisions of one game are one sample
+        CHECK(c->bins[1].games == 1);
+        CHECK(c->bins[0].games == 0);
         CHECK(c->bins[3].predicted == doctest::Approx(0.75));
         CHECK(c->bins[3].actual == doctest::Approx(1.0));
         CHECK(c->bins[3].withWdl == 1);

@@ -45,6 +45,7 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
         auto pos = Position::fromDfen(record.deal, rules, &error);
         if (!pos) return std::nullopt;
         bool counted = false;
+        std::vector<bool> inBin(c.bins.size(), false);
         for (std::size_t i = 0; i < record.events.size(); ++i) {
             const auto& e = record.events[i];
             const auto event = pos->parseEvent(e.token);
@@ -65,6 +66,10 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
                         std::min(binCount - 1, static_cast<int>((predicted + 1) / 2 * binCount));
                     auto& bin = c.bins[b];
                     ++bin.decisions;
+                    if (!inBin[b]) {
+                        inBin[b] = true;
+                        ++bin.games;
+                    }
                     bin.predicted += predicted;
                     bin.actual += actual;
                     if (info.wdl) {
@@ -99,8 +104,8 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
 
 std::string formatCalibration(const Calibration& c) {
     std::string out =
-        fmt::format("{:<16} {:>9} {:>10} {:>8}   {:<20} {:<20}\n", "ev bin", "decisions",
-                    "predicted", "actual", "wdl predicted", "wdl actual");
+        fmt::format("{:<16} {:>9} {:>6} {:>10} {:>8}   {:<20} {:<20}\n", "ev bin", "decisions",
+                    "games", "predicted", "actual", "wdl predicted", "wdl actual");
     for (const auto& b : c.bins) {
         if (b.decisions == 0) continue;
         std::string wdl;
@@ -109,8 +114,8 @@ std::string formatCalibration(const Calibration& c) {
                               b.predictedWdl[1], b.predictedWdl[2], b.actualWdl[0], b.actualWdl[1],
                               b.actualWdl[2]);
         }
-        out += fmt::format("[{:+.2f}, {:+.2f})  {:>9} {:>+10.3f} {:>+8.3f}   {}\n", b.low, b.high,
-                           b.decisions, b.predicted, b.actual, wdl);
+        out += fmt::format("[{:+.2f}, {:+.2f})  {:>9} {:>6} {:>+10.3f} {:>+8.3f}   {}\n", b.low,
+                           b.high, b.decisions, b.games, b.predicted, b.actual, wdl);
     }
     out += fmt::format(
         "{} decisions in {} games; mean squared error of ev against the result {:.3f}\n",

@@ -29,8 +29,9 @@ struct CalibrationBin {
     double low = 0;
     double high = 0;
     std::int64_t decisions = 0;
-    double predicted = 0;  // mean ev / 1000
-    double actual = 0;     // mean result
+    std::int64_t games = 0;  // games with a decision in the bin: the independent samples
+    double predicted = 0;    // mean ev / 1000
+    double actual = 0;       // mean result
     std::int64_t withWdl = 0;
     std::array<double, 3> predictedWdl{};  // mean reported chances
     std::array<double, 3> actualWdl{};     // frequencies of the results

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # The strength table of docs/arena.md: the engine at a fixed depth against the random,
 # greedy and cautious baselines, and a ladder of depths, each row one duplicate match with its interval.
-# Prints markdown rows; keeps results and records in OUT for calibration.
+# Prints markdown rows; keeps results and records in OUT, and then prints the calibration of
+# the depth-DEPTH engine's ev and wdl over every record of the ruleset in OUT
+# (`dejarik-arena calibrate`): per ev bin the games and decisions in it, the predicted and
+# the observed score ((ev + 1) / 2 against the game's points), and whether the gap is within
+# ±0.05 where the bin holds at least 50 games (the goal of issue 10).
 #
 # Usage: tools/arena/strength-table.sh RULESET OUT [PAIRS_BASELINE] [PAIRS_LADDER]
 # ENGINE (default build/dejarik) and ARENA (default build/dejarik-arena) name the binaries;
 # JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
 # baselines; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0 leaves out
-# the rows against the baselines, HEADER=0 the table's header.
+# the rows against the baselines, HEADER=0 the table's header, BINS (default 10) the number
+# of ev bins, PLAYER (default dDEPTH) the engine calibrated (empty: every engine);
+# CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it (from the
+# records already in OUT, OUT/RULESET-*.dgn).
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -40,6 +47,30 @@ row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
         END { printf " %s |\n", adj == "" ? "—" : adj }' "$file.table"
 }
 
+calibration() {
+    local records=("$out/$ruleset"-*.dgn) player=${PLAYER-d$depth}
+    [[ -e ${records[0]} ]] || { echo "no records of $ruleset in $out" >&2; return 1; }
+    echo
+    echo "Calibration of ${player:-every engine} in $ruleset (${#records[@]} record files in $out):"
+    echo
+    echo "| ev bin | games | decisions | predicted score | observed score | gap | W/D/L predicted | W/D/L observed |"
+    echo "|---|---:|---:|---:|---:|---:|---|---|"
+    "$arena" calibrate "${records[@]}" ${player:+--player "$player"} --bins "${BINS:-10}" | awk '
+        /^\[/ {
+            bin = $1 " " $2; decisions = $3; games = $4
+            p = ($5 + 1) / 2; a = ($6 + 1) / 2; gap = p - a
+            verdict = games < 50 ? "" : (gap <= 0.05 && gap >= -0.05 ? " ok" : " **off**")
+            printf "| %s | %d | %d | %.3f | %.3f | %+.3f%s | %s | %s |\n", bin, games, decisions,
+                p, a, gap, verdict, $7, $8
+        }
+        / decisions in / { summary = $0 }
+        END { print ""; print summary }'
+}
+
+if [[ ${CALIBRATION_ONLY:-0} != 0 ]]; then
+    calibration
+    exit
+fi
 if [[ ${HEADER:-1} != 0 ]]; then
     echo "| ruleset | match | pairs | W-D-L | score [95%] | Elo | luck-adjusted Elo |"
     echo "|---|---|---:|---|---|---|---|"
@@ -58,3 +89,6 @@ for ((i = 1; i < ${#ladder[@]}; ++i)); do
     hi=${ladder[$i]} lo=${ladder[$((i - 1))]}
     row "d$hi-d$lo" "$pairsLadder" "cmd=$engine name=d$hi depth=$hi" "cmd=$engine name=d$lo depth=$lo"
 done
+if [[ ${CALIBRATION:-1} != 0 ]]; then
+    calibration
+fi
