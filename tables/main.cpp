@@ -438,8 +438,8 @@ int runInfo(const std::vector<std::string>& args) {
                           "  %-10s %7u states %10s  %5u pairs in %2u bits  %5u it  residual "
                           "%.1e  stored %.1e  contraction %.3f  %.2fs%s",
                           h.material.name().c_str(), h.states, bytesText(t->bytes()).c_str(),
-                          h.entries, codeBits(h.entries),
-                          h.iterations, h.residual, h.storedResidual, h.contraction, h.seconds,
+                          h.entries, codeBits(h.entries), h.iterations, h.residual,
+                          h.storedResidual, h.contraction, h.seconds,
                           h.converged ? "" : "  NOT converged");
             std::cout << text << "\n";
             auto& s = byType[std::to_string(h.material.a.size()) + "v" +

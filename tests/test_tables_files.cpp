@@ -49,11 +49,11 @@ std::uint32_t get32(const std::vector<char>& b, std::size_t at) {
 }
 void put32(std::vector<char>& b, std::size_t at, std::uint32_t v) {
     for (std::size_t i = 0; i < 4; ++i)
-        b[at + i] = static_cast<char>(v >> (8 * i));
+        b.at(at + i) = static_cast<char>(v >> (8 * i));
 }
 void put64(std::vector<char>& b, std::size_t at, std::uint64_t v) {
     for (std::size_t i = 0; i < 8; ++i)
-        b[at + i] = static_cast<char>(v >> (8 * i));
+        b.at(at + i) = static_cast<char>(v >> (8 * i));
 }
 std::uint64_t sum(const std::vector<char>& b, std::size_t from, std::size_t to) {
     return tables::checksum64({reinterpret_cast<const std::uint8_t*>(b.data()) + from, to - from});
