@@ -235,9 +235,11 @@ class Worker {
     [[nodiscard]] double terminal(const Position& pos) const {
         return contempt_.value > 0 ? eval::contemptOfOver(pos, contempt_) : terminalValue(pos);
     }
-    // Starts loading what searching `child` at `depth` reads first: its evaluation cache
-    // slot when it is a leaf, else its table cluster.
+    // Starts loading what searching `child` at `depth` reads first: its endgame table entry
+    // when it has few enough creatures, its evaluation cache slot when it is a leaf, else
+    // its table cluster.
     void prefetchFor(const Position& child, int depth) const {
+        if (tables_ && child.occupied().count() <= tables::kMaxPieces) tables_->prefetch(child);
         const std::uint64_t key = tableKey(child);
         if (child.phase() == Phase::Decision && depth <= 0)
             __builtin_prefetch(&evalCache_[key & (kEvalBuckets - 1)]);

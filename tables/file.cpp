@@ -12,7 +12,10 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "index.h"
@@ -27,6 +30,7 @@ constexpr std::size_t kRulesOffset = 88;
 constexpr std::size_t kRulesBytes = 256;
 constexpr std::size_t kPayloadSumOffset = 344;
 constexpr std::size_t kContractionOffset = 352;
+constexpr std::size_t kEntriesOffset = 360;
 constexpr std::size_t kHeaderSumOffset = 504;
 
 void put32(std::uint8_t* p, std::uint32_t v) {
@@ -79,7 +83,8 @@ std::array<std::uint8_t, kHeaderBytes> encodeHeader(const TableHeader& h,
     putDouble(&b[64], h.storedResidual);
     putDouble(&b[72], h.seconds);
     put32(&b[80], h.converged ? 1u : 0u);
-    put32(&b[84], kEntryBytes);
+    put32(&b[84], codeBits(h.entries));
+    put32(&b[kEntriesOffset], h.entries);
     std::memcpy(&b[kRulesOffset], h.rules.data(), std::min(h.rules.size(), kRulesBytes - 1));
     put64(&b[kPayloadSumOffset], payloadSum);
     putDouble(&b[kContractionOffset], h.contraction);
@@ -121,7 +126,10 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     h.states = get32(&b[44]);
     if (get32(&b[48]) != static_cast<std::uint32_t>(kValueScale))
         return fail("unknown value scale");
-    if (get32(&b[84]) != kEntryBytes) return fail("unknown entry size");
+    h.entries = get32(&b[kEntriesOffset]);
+    if (h.entries > h.states || (h.states > 0 && h.entries == 0) ||
+        get32(&b[84]) != codeBits(h.entries))
+        return fail("bad codebook size in the header");
     h.iterations = get32(&b[52]);
     h.residual = getDouble(&b[56]);
     h.storedResidual = getDouble(&b[64]);
@@ -134,6 +142,43 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     if (h.orbits != layout.orbits().count() || h.states != layout.storedSize())
         return fail("the header's layout does not fit its material");
     return h;
+}
+
+// What the checksums cannot promise: that every code names an entry (a probe never reads
+// outside the codebook), every entry is a value in range with a distance and zero padding,
+// and the codebook is the canonical one encodeEntries makes (each entry used, the most
+// used first, ties by value then distance), with zero bits after the last code.
+std::optional<std::string> checkEntries(const std::uint8_t* payload, const TableHeader& h) {
+    const Entries e = Entries::at(payload, h.entries);
+    std::vector<std::uint32_t> uses(h.entries, 0);
+    for (std::uint32_t i = 0; i < h.states; ++i) {
+        const std::uint32_t code = e.code(i);
+        if (code >= h.entries)
+            return "state " + std::to_string(i) + " names codebook entry " + std::to_string(code) +
+                   " of " + std::to_string(h.entries);
+        ++uses[code];
+    }
+    const std::uint64_t usedBits = std::uint64_t{h.states} * e.bits;
+    const std::uint8_t* end = payload + payloadBytes(h.states, h.entries);
+    if (usedBits % 8 != 0 && (e.codes[usedBits / 8] >> (usedBits % 8)) != 0)
+        return std::string("bits after the last code are not zero");
+    for (const std::uint8_t* p = e.codes + (usedBits + 7) / 8; p < end; ++p)
+        if (*p != 0) return std::string("bytes after the codes are not zero");
+    for (std::uint32_t k = 0; k < h.entries; ++k) {
+        const std::uint32_t w = get32(payload + std::size_t{kCodebookEntryBytes} * k);
+        if ((w >> 24) != 0 || wordValue(w) < -static_cast<int>(kValueScale))
+            return "bad codebook entry " + std::to_string(k);
+        if (uses[k] == 0) return "codebook entry " + std::to_string(k) + " is never used";
+        if (k > 0) {
+            const std::uint32_t prev = get32(payload + std::size_t{kCodebookEntryBytes} * (k - 1));
+            const auto key = [](std::uint32_t word) {
+                return std::pair{wordValue(word), wordDistance(word)};
+            };
+            if (uses[k] > uses[k - 1] || (uses[k] == uses[k - 1] && !(key(prev) < key(w))))
+                return "codebook entry " + std::to_string(k) + " out of order";
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -217,8 +262,7 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, st
     std::string problem;
     const auto header = decodeHeader(file->data_, problem);
     if (!header) return fail(problem);
-    const std::uint64_t expected =
-        kHeaderBytes + kEntryBytes * static_cast<std::uint64_t>(header->states);
+    const std::uint64_t expected = kHeaderBytes + payloadBytes(header->states, header->entries);
     if (size != expected)
         return fail((size < expected ? "truncated (" : "too long (") + std::to_string(size) +
                     " bytes, expected " + std::to_string(expected) + ")");
@@ -226,21 +270,68 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, st
     if (sum != get64(&file->data_[kPayloadSumOffset]))
         return fail("value checksum mismatch (the file is corrupt)");
     file->header_ = *header;
+    if (const auto bad = checkEntries(file->payload(), *header)) return fail(*bad);
     return file;
+}
+
+std::vector<std::uint8_t> encodeEntries(std::span<const std::int16_t> values,
+                                        std::span<const std::uint8_t> distances,
+                                        std::uint32_t& entries) {
+    if (values.size() != distances.size())
+        throw std::logic_error("encodeEntries: one value and one distance per state");
+    if (values.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::logic_error("encodeEntries: too many states");
+    const auto states = static_cast<std::uint32_t>(values.size());
+    std::vector<std::uint32_t> words(states);
+    for (std::uint32_t i = 0; i < states; ++i)
+        words[i] = entryWord(values[i], distances[i]);
+    // The distinct words with their uses, then the canonical order (checkEntries).
+    std::vector<std::uint32_t> distinct = words;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<std::uint32_t> uses(distinct.size(), 0);
+    const auto rank = [&](std::uint32_t w) {
+        return static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), w) -
+                                        distinct.begin());
+    };
+    for (const std::uint32_t w : words)
+        ++uses[rank(w)];
+    std::vector<std::uint32_t> order(distinct.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    const auto key = [&](std::uint32_t k) {
+        return std::pair{wordValue(distinct[k]), wordDistance(distinct[k])};
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return uses[x] != uses[y] ? uses[x] > uses[y] : key(x) < key(y);
+    });
+    std::vector<std::uint32_t> codeOf(distinct.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k)
+        codeOf[order[k]] = k;
+
+    entries = static_cast<std::uint32_t>(distinct.size());
+    std::vector<std::uint8_t> payload(payloadBytes(states, entries), 0);
+    for (std::uint32_t k = 0; k < entries; ++k)
+        put32(&payload[std::size_t{kCodebookEntryBytes} * k], distinct[order[k]]);
+    const std::uint32_t bits = codeBits(entries);
+    std::uint8_t* codes = payload.data() + std::size_t{kCodebookEntryBytes} * entries;
+    for (std::uint32_t i = 0; i < states; ++i) {
+        const std::uint64_t bit = std::uint64_t{i} * bits;
+        const std::uint32_t code = codeOf[rank(words[i])];
+        for (std::uint32_t b = 0; b < bits; ++b)
+            if (code >> b & 1u)
+                codes[(bit + b) / 8] |= static_cast<std::uint8_t>(1u << ((bit + b) % 8));
+    }
+    return payload;
 }
 
 void writeTable(const std::filesystem::path& path, const TableHeader& header,
                 std::span<const std::int16_t> values, std::span<const std::uint8_t> distances) {
     if (values.size() != header.states || distances.size() != header.states)
         throw std::logic_error("writeTable: one value and one distance per state");
-    std::vector<std::uint8_t> payload(kEntryBytes * values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const auto u = static_cast<std::uint16_t>(values[i]);
-        payload[kEntryBytes * i] = static_cast<std::uint8_t>(u & 0xFF);
-        payload[kEntryBytes * i + 1] = static_cast<std::uint8_t>(u >> 8);
-        payload[kEntryBytes * i + 2] = distances[i];
-    }
-    const auto head = encodeHeader(header, checksum64(payload));
+    TableHeader h = header;
+    const auto payload = encodeEntries(values, distances, h.entries);
+    const auto head = encodeHeader(h, checksum64(payload));
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)

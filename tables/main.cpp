@@ -433,12 +433,13 @@ int runInfo(const std::vector<std::string>& args) {
                 continue;
             }
             const auto& h = t->header();
-            char text[200];
+            char text[256];
             std::snprintf(text, sizeof text,
-                          "  %-10s %7u states %10s  %5u it  residual %.1e  stored %.1e  "
-                          "contraction %.3f  %.2fs%s",
+                          "  %-10s %7u states %10s  %5u pairs in %2u bits  %5u it  residual "
+                          "%.1e  stored %.1e  contraction %.3f  %.2fs%s",
                           h.material.name().c_str(), h.states, bytesText(t->bytes()).c_str(),
-                          h.iterations, h.residual, h.storedResidual, h.contraction, h.seconds,
+                          h.entries, codeBits(h.entries), h.iterations, h.residual,
+                          h.storedResidual, h.contraction, h.seconds,
                           h.converged ? "" : "  NOT converged");
             std::cout << text << "\n";
             auto& s = byType[std::to_string(h.material.a.size()) + "v" +
@@ -458,7 +459,10 @@ int runInfo(const std::vector<std::string>& args) {
             std::cout << text << "\n";
             total += s[2];
         }
-        std::cout << "  total " << bytesText(static_cast<std::uint64_t>(total)) << "\n";
+        char sizes[80];
+        std::snprintf(sizes, sizeof sizes, "  total %s (%.1f MB)",
+                      bytesText(static_cast<std::uint64_t>(total)).c_str(), total / 1e6);
+        std::cout << sizes << "\n";
     }
     return 0;
 }

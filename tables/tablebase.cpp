@@ -108,7 +108,7 @@ std::vector<const std::uint8_t*> Tablebase::copyToHugePages(
     auto* at = static_cast<std::uint8_t*>(region_.address);
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::size_t n = files[i]->bytes() - kHeaderBytes;
-        std::memcpy(at, files[i]->values(), n);
+        std::memcpy(at, files[i]->payload(), n);
         out[i] = at;
         at += (n + kLine - 1) / kLine * kLine;
     }
@@ -145,10 +145,10 @@ bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected,
     const auto rules = rulesFromAssignments(h.rules, &problem);
     if (!rules || rules->gameFingerprint() != h.fingerprint)
         return fail("its rule options '" + h.rules + "' do not give its fingerprint");
-    const std::uint8_t* values = entries ? entries : file->values();
-    auto table = std::make_unique<Table>(Table{
-        values, Layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin)),
-        h.material, std::move(file)});
+    const Entries view = Entries::at(entries ? entries : file->payload(), h.entries);
+    auto table = std::make_unique<Table>(
+        Table{view, Layout(h.material.a.size(), h.material.b.size(), static_cast<int>(h.centreWin)),
+              h.material, std::move(file)});
     std::lock_guard lock(mutex_);
     slots_[h.material.slot()].store(table.get(), std::memory_order_release);
     owned_.push_back(std::move(table));
@@ -286,7 +286,7 @@ void Tablebase::prefetch(const Position& pos) const {
     if (!t) return;
     const auto state = t->layout.index(p->key);
     if (!state || !t->layout.isStored(*state)) return;
-    __builtin_prefetch(t->values + kEntryBytes * static_cast<std::size_t>(*state));
+    __builtin_prefetch(t->entries.codeAddress(*state));
 }
 
 std::optional<double> Tablebase::probe(const Position& pos) const {

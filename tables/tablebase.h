@@ -31,21 +31,21 @@ namespace dejarik::tables {
 // "0123456789abcdef": the directory of a rule mix under the table root.
 [[nodiscard]] std::string fingerprintName(std::uint64_t fingerprint);
 
-// One loaded set. The entries' address comes first, beside the layout, so that a probe
-// reads one cache line of the Table and then the entry itself.
+// One loaded set. The entries' view comes first, beside the layout, so that a probe
+// reads one cache line of the Table, then the state's code and its codebook word.
 struct Table {
-    const std::uint8_t* values = nullptr;  // the entries, in the mapped file
+    Entries entries;  // in the mapped file or a copy of its payload
     Layout layout;
     Material material;
     std::unique_ptr<TableFile> file;
 
     // The stored value of a state, from side A's view.
     [[nodiscard]] double value(std::uint32_t state) const {
-        return decodeValue(entryValue(values, state));
+        return decodeValue(entries.value(state));
     }
     // Its stored distance (saturated at kDistanceCap).
     [[nodiscard]] std::uint8_t distance(std::uint32_t state) const {
-        return entryDistance(values, state);
+        return entries.distance(state);
     }
 };
 

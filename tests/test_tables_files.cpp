@@ -2,6 +2,7 @@
 // used; nothing crashes. Rules travel in the header and come back whole.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -40,6 +41,31 @@ void refused(const std::filesystem::path& p, const std::vector<char>& bytes,
     CHECK(error.find(p.filename().string()) != std::string::npos);
 }
 
+std::uint32_t get32(const std::vector<char>& b, std::size_t at) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 4; i-- > 0;)
+        v = v << 8 | static_cast<std::uint8_t>(b[at + i]);
+    return v;
+}
+void put32(std::vector<char>& b, std::size_t at, std::uint32_t v) {
+    for (std::size_t i = 0; i < 4; ++i)
+        b.at(at + i) = static_cast<char>(v >> (8 * i));
+}
+void put64(std::vector<char>& b, std::size_t at, std::uint64_t v) {
+    for (std::size_t i = 0; i < 8; ++i)
+        b.at(at + i) = static_cast<char>(v >> (8 * i));
+}
+std::uint64_t sum(const std::vector<char>& b, std::size_t from, std::size_t to) {
+    return tables::checksum64({reinterpret_cast<const std::uint8_t*>(b.data()) + from, to - from});
+}
+// The file with both checksums made right again (tables/file.h: the payload's at 344,
+// the header's of bytes 0..503 at 504): a change the checksums cannot see.
+std::vector<char> resealed(std::vector<char> b) {
+    put64(b, 344, sum(b, tables::kHeaderBytes, b.size()));
+    put64(b, 504, sum(b, 0, 504));
+    return b;
+}
+
 }  // namespace
 
 TEST_SUITE("tables-files") {
@@ -54,7 +80,14 @@ TEST_SUITE("tables-files") {
             path = tb.fileOf(m);
         }
         const std::vector<char> good = readBytes(path);
-        REQUIRE(good.size() == tables::kHeaderBytes + tables::kEntryBytes * 2360);
+        {
+            std::string error;
+            const auto file = TableFile::open(path, &error);
+            REQUIRE(file);
+            REQUIRE(file->header().states == 2360);
+            REQUIRE(good.size() ==
+                    tables::kHeaderBytes + tables::payloadBytes(2360, file->header().entries));
+        }
         const auto scratch = root.path() / "scratch.dtb";
 
         for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{100},
@@ -108,6 +141,98 @@ TEST_SUITE("tables-files") {
         CHECK(tb.has(material("KL v s")));
         CHECK_FALSE(tb.probe(fromDfen("./SGh........./............ 1 2 0 1", rules)));
         CHECK(tb.probe(fromDfen("./KLs........./............ 1 2 0 1", rules)));
+    }
+
+    TEST_CASE("codes and codebook: every state's pair comes back, in the fewest bits") {
+        std::mt19937_64 rng(3);
+        for (const std::uint32_t distinct : {1u, 2u, 3u, 255u, 256u, 257u, 4097u, 13000u}) {
+            const std::uint32_t states = distinct + 1000 + static_cast<std::uint32_t>(rng() % 64);
+            std::vector<std::int16_t> values(states);
+            std::vector<std::uint8_t> distances(states);
+            for (std::uint32_t i = 0; i < states; ++i) {
+                const std::uint32_t k =
+                    i < distinct ? i : static_cast<std::uint32_t>(rng() % distinct);
+                values[i] = static_cast<std::int16_t>(static_cast<int>(k % 997) * 65 - 32000);
+                distances[i] = static_cast<std::uint8_t>(k / 997 * 7 + k % 3);
+            }
+            std::uint32_t entries = 0;
+            const auto payload = tables::encodeEntries(values, distances, entries);
+            CHECK(entries == distinct);
+            CHECK(payload.size() == tables::payloadBytes(states, entries));
+            const auto e = tables::Entries::at(payload.data(), entries);
+            CHECK(e.bits ==
+                  (distinct == 1 ? 0u : static_cast<std::uint32_t>(std::bit_width(distinct - 1))));
+            for (std::uint32_t i = 0; i < states; ++i) {
+                REQUIRE(e.code(i) < entries);
+                REQUIRE(e.value(i) == values[i]);
+                REQUIRE(e.distance(i) == distances[i]);
+            }
+        }
+    }
+
+    TEST_CASE("format 3: older formats and codes or codebooks the checksums miss are refused") {
+        TempDir root;
+        const Rules rules;
+        const Material m = material("SG v h");
+        std::filesystem::path path;
+        {
+            Tablebase tb(root.path(), rules);
+            tables::generate(tb, {m}, {}, nullptr);
+            path = tb.fileOf(m);
+        }
+        const std::vector<char> good = readBytes(path);
+        const auto scratch = root.path() / "scratch.dtb";
+        auto old = good;
+        put32(old, 8, 2);
+        refused(scratch, old, "format version 2, this build reads 3");
+
+        const std::uint32_t entries = get32(good, 360);
+        const std::uint32_t bits = get32(good, 84);
+        REQUIRE(entries >= 3);
+        REQUIRE(bits == static_cast<std::uint32_t>(std::bit_width(entries - 1)));
+        const std::size_t codes = tables::kHeaderBytes + 4 * std::size_t{entries};
+        writeBytes(scratch, resealed(good));
+        REQUIRE(TableFile::open(scratch, nullptr));  // resealing alone changes nothing
+
+        // A state naming the last code there is: out of the codebook, or an entry now used
+        // out of order.
+        auto allOnes = good;
+        for (std::uint32_t b = 0; b < bits; ++b)
+            allOnes[codes + b / 8] = static_cast<char>(allOnes[codes + b / 8] | 1 << (b % 8));
+        refused(scratch, resealed(allOnes), "codebook entry");
+        // A codebook word with its padding byte set.
+        auto padded = good;
+        padded[tables::kHeaderBytes + 3] = 1;
+        refused(scratch, resealed(padded), "bad codebook entry 0");
+        // A value below -1.
+        auto low = good;
+        put32(low, tables::kHeaderBytes, 0x8000);
+        refused(scratch, resealed(low), "bad codebook entry 0");
+        // The slack after the codes, and the header's codebook size.
+        auto slack = good;
+        slack.back() = 1;
+        refused(scratch, resealed(slack), "not zero");
+        auto size = good;
+        put32(size, 360, entries - 1);
+        refused(scratch, resealed(size), "too long");
+        auto width = good;
+        put32(width, 84, bits + 1);
+        refused(scratch, resealed(width), "bad codebook size");
+
+        // Two codebook words exchanged: still canonical only if used equally often; either
+        // way the values changed, and a file that loads fails verify.
+        auto swapped = good;
+        for (std::size_t i = 0; i < 4; ++i)
+            std::swap(swapped[tables::kHeaderBytes + i], swapped[tables::kHeaderBytes + 4 + i]);
+        writeBytes(path, resealed(swapped));
+        Tablebase tb(root.path(), rules);
+        if (tb.has(m)) {
+            const auto r = tables::verify(tb, m);
+            CHECK_FALSE(r.ok);
+        } else {
+            REQUIRE(tb.problems().size() == 1);
+            CHECK(tb.problems()[0].find("out of order") != std::string::npos);
+        }
     }
 
     TEST_CASE("a file under another name or another rule mix is refused") {
@@ -235,7 +360,7 @@ TEST_SUITE("tables-files") {
             const tables::Table* a = mapped.table(m);
             const tables::Table* b = huge.table(m);
             REQUIRE(b);
-            CHECK(a->values != b->values);  // a copy, not the file
+            CHECK(a->entries.codes != b->entries.codes);  // a copy, not the file
             for (std::uint32_t i = 0; i < a->layout.size(); ++i) {
                 if (a->layout.isStored(i)) {
                     REQUIRE(a->value(i) == b->value(i));
