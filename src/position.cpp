@@ -313,7 +313,8 @@ void Position::generate(EventList& out) const {
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = actors(), enemies = pieces(opponent(st_.side));
+            const Bitboard own = rules_->raysOfDeath() ? actors() : pieces(st_.side);
+            const Bitboard enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
             for (const Cell from : own) {
                 const int steps = rules_->ratings(at(from).creature()).movement;
@@ -354,16 +355,22 @@ int Position::countEvents() const {
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = actors(), enemies = pieces(opponent(st_.side));
+            const Bitboard own = rules_->raysOfDeath() ? actors() : pieces(st_.side);
+            const Bitboard enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
+            // The combat cell's mask, hoisted out of perft's hottest loop: the targets of an
+            // attacker off the cell; the one on it (which its own mask would leave none)
+            // attacks freely, added after.
+            const bool combat = st_.combat != rays::kNoCombat;
+            const Bitboard targetMask = combat ? Bitboard::of(Cell(st_.combat)) : Bitboard::all();
             int n = 0;
             for (const Cell from : own) {
                 const int steps = rules_->ratings(at(from).creature()).movement;
                 n += movegen::destinations(from, steps, empty, straight).count();
-                n += (movegen::attackTargets(from, enemies, *rules_) &
-                      rays::allowedTargets(from, st_.combat))
-                         .count();
+                n += (movegen::attackTargets(from, enemies, *rules_) & targetMask).count();
             }
+            if (combat && own.has(Cell(st_.combat)))
+                n += movegen::attackTargets(Cell(st_.combat), enemies, *rules_).count();
             return n == 0 ? 1 : n;
         }
         case Phase::Roll:
