@@ -307,6 +307,11 @@ int runAnalyse(const std::vector<std::string>& args) {
         std::cout << oddsLine(pos, Event::attack(pos.pendingFrom(), pos.pendingTo())) << '\n';
         return 0;
     }
+    if (pos.phase() == Phase::Roll) {
+        std::cout << rollOddsLine(pos) << '\n';
+        return 0;
+    }
+    if (rules.raysOfDeath()) std::cout << raysText(pos) << '\n';
 
     const search::Report report = searcher.run(pos, limits);
     const std::int64_t ms = report.timeMs;
@@ -665,7 +670,7 @@ int runRollout(const std::vector<std::string>& args) {
     config.search = searchSettingsFor(settings, rules, limits);
 
     std::vector<analysis::Candidate> list;
-    const bool decision = pos.phase() != Phase::Outcome;
+    const bool decision = !pos.chanceDue();
     if ((vm.count("candidates") || vm.count("all")) && !decision)
         throw UsageError{"an outcome is due here, not a decision: no candidates to roll out"};
     if (vm.count("all")) {

@@ -97,12 +97,33 @@ std::string dueText(const Position& pos) {
                    (counter ? "counter-pushed" : "pushed") + " piece on " +
                    pos.pendingFrom().name();
         }
+        case Phase::Roll:
+            return "chance: the roll of the combat cell is due (RaysOfDeath)";
         case Phase::Setup:
             return playerName(pos.decider()) + " to decide: set-up of " +
                    Position::homeCell(pos.decider(), 0).name() + "-" +
                    Position::homeCell(pos.decider(), 3).name() + " (RULES §15)";
     }
     return "unknown";
+}
+
+std::string raysText(const Position& pos) {
+    std::string s = "rays combat ";
+    if (pos.phase() == Phase::Roll)
+        s += "(roll due)";
+    else if (pos.combatCell() == rays::kNoCombat)
+        s += "none (no roll yet)";
+    else
+        s += Cell(pos.combatCell()).name();
+    for (const Player p : {Player::One, Player::Two}) {
+        s += ", " + playerName(p) + " used";
+        const Bitboard used = pos.used() & pos.pieces(p);
+        for (const Cell c : used)
+            s += ' ' + c.name();
+        if (used.empty()) s += " none";
+        if (pos.cycled() & (1u << index(p))) s += " (cycle ended this round)";
+    }
+    return s;
 }
 
 std::string creaturesText(const Rules& rules) {

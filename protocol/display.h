@@ -23,6 +23,9 @@ namespace dejarik::protocol {
 // The legal events, space-separated, in generation order.
 [[nodiscard]] std::string legalEventsText(const Position& pos);
 
+// Rays of Death's state (docs/rules.md): the combat cell and each player's used creatures.
+[[nodiscard]] std::string raysText(const Position& pos);
+
 // The creature set in force, its file and its creatures: "creatures Mirror Raiders from
 // data/creatures/mirror-raiders.txt: W 5/3/4 Wraith-hound, ...".
 [[nodiscard]] std::string creaturesText(const Rules& rules);

@@ -399,6 +399,13 @@ void Engine::onGo(const Go& cmd) {
         out_.line("bestmove none");
         return;
     }
+    if (pos_.phase() == Phase::Roll) {
+        out_.error(
+            "go: the roll of the combat cell is due (RaysOfDeath), not a decision: send it with "
+            "position ... moves ray:<cell>");
+        out_.line("bestmove none");
+        return;
+    }
     if (settings_.player != PlayerKind::Search) {
         goWithoutSearch(settings_.player);
         return;
@@ -473,10 +480,9 @@ void Engine::onGo(const Go& cmd) {
 
 void Engine::goWithoutSearch(PlayerKind player) {
     const auto t0 = std::chrono::steady_clock::now();
-    const search::Baseline baseline =
-        player == PlayerKind::Greedy     ? search::Baseline::Greedy
-        : player == PlayerKind::Cautious ? search::Baseline::Cautious
-                                         : search::Baseline::Random;
+    const search::Baseline baseline = player == PlayerKind::Greedy     ? search::Baseline::Greedy
+                                      : player == PlayerKind::Cautious ? search::Baseline::Cautious
+                                                                       : search::Baseline::Random;
     const Event decision = search::baselineDecision(baseline, pos_, rng_);
     const search::Line line = staticLine(pos_, decision, searcher_.tunables());
     const auto time =
@@ -518,6 +524,7 @@ void Engine::onDisplay() {
     lines.push_back(where);
     lines.push_back("rules " + rules_->describe());
     if (rules_->fromCreatureFile()) lines.push_back(creaturesText(*rules_));
+    if (rules_->raysOfDeath()) lines.push_back(raysText(pos_));
     lines.push_back("due " + dueText(pos_));
     const std::string legal = legalEventsText(pos_);
     lines.push_back("legal " + (legal.empty() ? std::string("none") : legal));
@@ -584,6 +591,13 @@ void Engine::onOdds(const Odds& cmd) {
         attacks.push_back(pending);
     } else if (pos_.phase() == Phase::Placement) {
         out_.error("odds: a placement is due, not an attack");
+        return;
+    } else if (pos_.phase() == Phase::Roll) {
+        if (cmd.attack) {
+            out_.error("odds: the roll of the combat cell is due, not an attack");
+            return;
+        }
+        out_.line(rollOddsLine(pos_));
         return;
     } else if (cmd.attack) {
         const auto e = pos_.parseEvent(*cmd.attack);

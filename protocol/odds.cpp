@@ -45,6 +45,18 @@ std::string oddsLine(const Position& pos, Event attack) {
     return s;
 }
 
+std::string rollOddsLine(const Position& pos) {
+    EventList rolls;
+    pos.generate(rolls);
+    std::string s = "odds roll";
+    for (const Event e : rolls)
+        s += ' ' + e.to().name() + ' ' +
+             decimal(Fraction::reduced(static_cast<std::uint64_t>(rays::rollCount(e.to())),
+                                       rays::kRollPairs),
+                     6);
+    return s;
+}
+
 std::vector<std::string> oddsTable(DiceModel model, int attack, int defence) {
     const AttackOdds odds = attackOdds(model, attack, defence);
     std::vector<std::string> out;

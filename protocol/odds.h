@@ -18,6 +18,10 @@ namespace dejarik::protocol {
 // between the pieces on `attack`'s cells under the position's rules.
 [[nodiscard]] std::string oddsLine(const Position& pos, Event attack);
 
+// `odds roll a 0.500000 b1 0.020833 ...`: the chances of Rays of Death's roll of the
+// combat cell, a D4 and a D12 (docs/rules.md), every cell in board order.
+[[nodiscard]] std::string rollOddsLine(const Position& pos);
+
 // The exact outcome table of an attack rating against a defence rating:
 //   dice=pools attack=2 defence=2
 //   kill                              35/1296  0.027006

@@ -129,7 +129,7 @@ std::optional<double> greedyValue(const Position& pos, Event e, bool cautious) {
 
 // The greedy choice, ties broken by rngState.
 Event bestDecision(const Position& pos, std::uint64_t& rngState, bool cautious) {
-    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
+    if (pos.isOver() || pos.chanceDue()) return Event();
     EventList events;
     pos.generate(events);
     BestPicker picker(rngState);
@@ -172,7 +172,7 @@ std::optional<Baseline> parseBaseline(std::string_view name) {
 }
 
 Event randomDecision(const Position& pos, std::uint64_t& rngState) {
-    if (pos.isOver() || pos.phase() == Phase::Outcome) return Event();
+    if (pos.isOver() || pos.chanceDue()) return Event();
     EventList events;
     pos.generate(events);
     if (events.empty()) return Event();
@@ -190,7 +190,7 @@ Event cautiousDecision(const Position& pos, std::uint64_t& rngState) {
 
 void baselineChoices(Baseline player, const Position& pos, EventList& out) {
     out.clear();
-    if (pos.isOver() || pos.phase() == Phase::Outcome) return;
+    if (pos.isOver() || pos.chanceDue()) return;
     if (player == Baseline::Random)
         pos.generate(out);
     else

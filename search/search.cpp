@@ -6,7 +6,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <new>
+#include <span>
 #include <thread>
+#include <vector>
 
 #include "attack.h"
 #include "eval.h"
@@ -58,7 +60,7 @@ enum class NodeKind : std::uint8_t { Terminal, Max, Min, Chance, Modelled };
 
 [[nodiscard]] NodeKind kindOf(const Position& pos) {
     if (pos.isOver()) return NodeKind::Terminal;
-    if (pos.phase() == Phase::Outcome) return NodeKind::Chance;
+    if (pos.chanceDue()) return NodeKind::Chance;
     return pos.decider() == Player::One ? NodeKind::Max : NodeKind::Min;
 }
 
@@ -503,9 +505,16 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         NodeKind kind;
         bool inTable = false;
     };
-    std::array<Child, 4> children{
+    // An attack has at most four outcomes, kept on the stack; Rays of Death's roll has 25.
+    std::array<Child, 4> few{
         Child{pos, 0, -1, 1, NodeKind::Terminal}, Child{pos, 0, -1, 1, NodeKind::Terminal},
         Child{pos, 0, -1, 1, NodeKind::Terminal}, Child{pos, 0, -1, 1, NodeKind::Terminal}};
+    std::vector<Child> many;
+    std::span<Child> children = few;
+    if (pos.phase() == Phase::Roll) {
+        many.assign(rays::kRollOutcomes, Child{pos, 0, -1, 1, NodeKind::Terminal});
+        children = many;
+    }
     int n = 0;
     EventList outcomes;
     pos.generate(outcomes);
@@ -648,7 +657,7 @@ double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes)
     ++nodes;
     if (pos.isOver()) return terminalValue(pos);
     if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
-    if (pos.phase() == Phase::Outcome)
+    if (pos.chanceDue())
         return *expectOverOutcomes(pos, [&](const Position& child) {
             return std::optional<double>(plainExpectiminimax(child, depth, nodes));
         });
@@ -679,7 +688,7 @@ std::vector<Event> extractPv(const TranspositionTable& tt, const Position& root,
         EventList list;
         pos.generate(list);
         Event next;
-        if (pos.phase() == Phase::Outcome) {
+        if (pos.chanceDue()) {
             double bestP = -1;
             for (const Event o : list)
                 if (pos.probability(o) > bestP) bestP = pos.probability(o), next = o;
@@ -975,7 +984,7 @@ Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double val
 Report Searcher::Impl::run(const Position& root, const Limits& limits, const InfoCallback& onInfo) {
     Report report;
     const Clock::time_point start = Clock::now();
-    if (root.isOver() || root.phase() == Phase::Outcome) return report;
+    if (root.isOver() || root.chanceDue()) return report;
 
     // Sized here only when setOptions never ran. This runs on the search thread, where a
     // failed allocation must not escape: the search then makes do with the smallest table.

@@ -25,6 +25,8 @@ std::string Event::token() const {
                    std::to_string((slots() >> 4) & 3) + std::to_string(slots() >> 6);
         case EventKind::CaptureMove:
             return from().name() + "-" + to().name() + "x" + captured().name();
+        case EventKind::Roll:
+            return "ray:" + to().name();
     }
     return "none";
 }
@@ -32,6 +34,11 @@ std::string Event::token() const {
 std::optional<Event> Event::parse(std::string_view raw) {
     const std::string token = text::lowerCase(raw);
     if (token == "pass") return pass();
+    if (token.starts_with("ray:")) {
+        const auto cell = Cell::parse(std::string_view(token).substr(4));
+        if (!cell) return std::nullopt;
+        return roll(*cell);
+    }
     for (const Outcome o : kOutcomes)
         if (token == outcomeName(o)) return outcome(o);
     // The separator follows the first cell name: "a" is one letter, ring cells 2 or 3.

@@ -25,6 +25,9 @@ enum class EventKind : std::uint8_t {
     // from-toxcell: a Courtier step with two or more capture candidates and the one taken
     // (RULES §14.8).
     CaptureMove,
+    // ray:cell, the roll of the combat cell under RaysOfDeath (a chance event). Coded as an
+    // Outcome with bit 15 set: the three kind bits of a code are all taken.
+    Roll,
 };
 
 // A 16-bit value: kind, two cells, and the outcome for chance events.
@@ -51,6 +54,9 @@ class Event {
     // board for tables indexed by them (the search's history).
     [[nodiscard]] static constexpr Event setup(std::uint8_t slots) {
         return {EventKind::Setup, Cell(slots & 15), Cell(slots >> 4), 0};
+    }
+    [[nodiscard]] static constexpr Event roll(Cell cell) {
+        return {EventKind::Roll, Cell(), cell, 0};
     }
     [[nodiscard]] constexpr std::uint8_t slots() const {
         return static_cast<std::uint8_t>(from_ | to_ << 4);
@@ -82,6 +88,9 @@ class Event {
             return static_cast<std::uint16_t>(kind | (from_ << 3) | (to_ << 8) |
                                               (captureSlot(to(), captured()) << 13));
         }
+        if (kind_ == EventKind::Roll)
+            return static_cast<std::uint16_t>(static_cast<int>(EventKind::Outcome) | (to_ << 8) |
+                                              kRollBit);
         return static_cast<std::uint16_t>(static_cast<int>(kind_) | (from_ << 3) | (to_ << 8) |
                                           (outcome_ << 13));
     }
@@ -89,6 +98,7 @@ class Event {
         const auto kind = static_cast<EventKind>(code & 7);
         const Cell from((code >> 3) & 31), to((code >> 8) & 31);
         const int low = (code >> 13) & 3;
+        if (kind == EventKind::Outcome && (code & kRollBit)) return roll(to);
         if (kind == EventKind::CaptureMove) {
             if (low == kCentreSlot) return captureMove(from, Cell::centre(), to);
             return captureMove(from, to, capturedOfSlot(to, low));
@@ -96,7 +106,8 @@ class Event {
         return {kind, from, to, static_cast<std::uint8_t>(low)};
     }
 
-    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push", "b9-axb1"; "none" for None. A
+    // The RULES §10 token: "c3-b3", "b4xa", "pass", "push", "b9-axb1", "ray:b7"; "none" for
+    // None. A
     // set-up's token needs its position's reserve: Position::token.
     [[nodiscard]] std::string token() const;
 
@@ -108,6 +119,7 @@ class Event {
     // The captured cell relative to a ring cell `to`: 0 its ring's previous cell, 1 its
     // next, 2 its neighbour towards the centre (a from b_i, b_i from c_i).
     static constexpr int kCentreSlot = 3;
+    static constexpr int kRollBit = 1 << 15;
     [[nodiscard]] static constexpr int captureSlot(Cell to, Cell captured) {
         if (captured.orbit() != to.orbit()) return 2;
         return captured.ray() % 12 + 1 == to.ray() ? 0 : 1;

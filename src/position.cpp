@@ -65,10 +65,22 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
                                            std::string* error) {
     if (rules.courtier()) return fromCourtierDfen(dfen, rules, error);
     Position pos(rules);
-    const auto f = text::fields(dfen);
+    auto f = text::fields(dfen);
+    // Rays of Death's field comes last (docs/rules.md "DFEN").
+    std::optional<std::string_view> raysField;
+    if (f.size() >= 6 && f.back().starts_with("rays:")) {
+        raysField = f.back();
+        f.pop_back();
+    }
     if (f.size() != 5 && f.size() != 6) {
-        fail(error, "DFEN: expected 5 or 6 fields (cells side actions quiet turn [holds]), got " +
-                        std::to_string(f.size()));
+        fail(error,
+             "DFEN: expected 5 or 6 fields (cells side actions quiet turn [holds]) and an "
+             "optional rays: field, got " +
+                 std::to_string(f.size() + (raysField ? 1 : 0)));
+        return std::nullopt;
+    }
+    if (raysField && !rules.raysOfDeath()) {
+        fail(error, "DFEN rays: the rays: field needs RaysOfDeath=true");
         return std::nullopt;
     }
 
@@ -180,6 +192,11 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         return std::nullopt;
     }
     pos.st_.decider = pos.st_.side;
+    if (raysField && setupPending) {
+        fail(error, "DFEN rays: no rays: field while a set-up is pending");
+        return std::nullopt;
+    }
+    if (raysField && !pos.parseRaysField(*raysField, error)) return std::nullopt;
     if (setupPending) {
         // A set-up-pending DFEN is the start of a game; no end check is made yet (§15.5).
         if (pos.st_.side != Player::One || pos.st_.actions != 2 || pos.st_.quiet != 0 ||
@@ -237,6 +254,10 @@ std::string Position::dfen() const {
     }
     if (st_.hold[0] != 0 || st_.hold[1] != 0)
         s += ' ' + std::to_string(st_.hold[0]) + '/' + std::to_string(st_.hold[1]);
+    if (rules_->raysOfDeath()) {
+        const std::string rays = raysField();
+        if (rays != "rays:-/-/-") s += ' ' + rays;
+    }
     return s;
 }
 
@@ -270,7 +291,7 @@ std::uint64_t Position::computeKey() const {
         k ^= kKeys.pendingPlacement[index(st_.decider)][st_.pendingFrom.index()];
     if (rules_->centreWin() > 0)
         k ^= holdKey(Player::One, st_.hold[0]) ^ holdKey(Player::Two, st_.hold[1]);
-    return k ^ reserveKey(Player::One) ^ reserveKey(Player::Two);
+    return k ^ reserveKey(Player::One) ^ reserveKey(Player::Two) ^ raysKey();
 }
 
 std::uint64_t Position::reserveKey(Player p) const {
@@ -292,7 +313,8 @@ void Position::generate(EventList& out) const {
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = pieces(st_.side), enemies = pieces(opponent(st_.side));
+            const Bitboard own = rules_->raysOfDeath() ? actors() : pieces(st_.side);
+            const Bitboard enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
             for (const Cell from : own) {
                 const int steps = rules_->ratings(at(from).creature()).movement;
@@ -300,11 +322,16 @@ void Position::generate(EventList& out) const {
                     out.push(Event::move(from, to));
             }
             for (const Cell from : own)
-                for (const Cell to : movegen::attackTargets(from, enemies, *rules_))
+                for (const Cell to : movegen::attackTargets(from, enemies, *rules_) &
+                                         rays::allowedTargets(from, st_.combat))
                     out.push(Event::attack(from, to));
             if (out.empty()) out.push(Event::pass());
             return;
         }
+        case Phase::Roll:
+            for (int c = 0; c < Cell::kCount; ++c)
+                out.push(Event::roll(Cell(c)));
+            return;
         case Phase::Outcome: {
             const std::uint8_t mask = pendingCombat().mask;
             for (const Outcome o : kOutcomes)
@@ -328,16 +355,26 @@ int Position::countEvents() const {
     const Bitboard empty = emptyCells();
     switch (st_.phase) {
         case Phase::Decision: {
-            const Bitboard own = pieces(st_.side), enemies = pieces(opponent(st_.side));
+            const Bitboard own = rules_->raysOfDeath() ? actors() : pieces(st_.side);
+            const Bitboard enemies = pieces(opponent(st_.side));
             const bool straight = rules_->centreStraight();
+            // The combat cell's mask, hoisted out of perft's hottest loop: the targets of an
+            // attacker off the cell; the one on it (which its own mask would leave none)
+            // attacks freely, added after.
+            const bool combat = st_.combat != rays::kNoCombat;
+            const Bitboard targetMask = combat ? Bitboard::of(Cell(st_.combat)) : Bitboard::all();
             int n = 0;
             for (const Cell from : own) {
                 const int steps = rules_->ratings(at(from).creature()).movement;
                 n += movegen::destinations(from, steps, empty, straight).count();
-                n += movegen::attackTargets(from, enemies, *rules_).count();
+                n += (movegen::attackTargets(from, enemies, *rules_) & targetMask).count();
             }
+            if (combat && own.has(Cell(st_.combat)))
+                n += movegen::attackTargets(Cell(st_.combat), enemies, *rules_).count();
             return n == 0 ? 1 : n;
         }
+        case Phase::Roll:
+            return rays::kRollOutcomes;
         case Phase::Outcome:
             return pendingCombat().outcomeCount;
         case Phase::Placement:
@@ -396,6 +433,7 @@ std::string Position::token(Event e) const {
 }
 
 double Position::probability(Event outcome) const {
+    if (st_.phase == Phase::Roll) return rays::rollProbability(outcome.to());
     return pendingCombat().probability[static_cast<int>(outcome.outcome())];
 }
 
@@ -406,6 +444,8 @@ void Position::put(Cell c, Piece p) {
 }
 
 void Position::remove(Cell c) {
+    // A dead creature leaves its cycle (Rays of Death).
+    if (st_.used.has(c)) setUsed(st_.used ^ Bitboard::of(c));
     const Piece p = board_[c.index()];
     board_[c.index()] = Piece::none();
     occupancy_[index(p.owner())] ^= Bitboard::of(c);
@@ -414,8 +454,10 @@ void Position::remove(Cell c) {
 
 void Position::relocate(Cell from, Cell to) {
     const Piece p = board_[from.index()];
+    const bool marked = st_.used.has(from);  // the mark goes with the creature
     remove(from);
     put(to, p);
+    if (marked) setUsed(st_.used | Bitboard::of(to));
 }
 
 void Position::setActions(int n) {
@@ -435,6 +477,7 @@ void Position::apply(Event e) {
     }
     switch (e.kind()) {
         case EventKind::Move:
+            if (rules_->raysOfDeath()) activate(e.from());
             relocate(e.from(), e.to());
             ++st_.quiet;
             endAction();
@@ -444,6 +487,7 @@ void Position::apply(Event e) {
             endAction();
             return;
         case EventKind::Attack:
+            if (rules_->raysOfDeath()) activate(e.from());
             st_.quiet = 0;
             // Any attack on a player's piece breaks that player's hold (RULES §8.3).
             if (rules_->centreWin() > 0) setHold(opponent(st_.side), 0);
@@ -481,6 +525,12 @@ void Position::apply(Event e) {
             return;
         case EventKind::Setup:
             applySetup(e);
+            return;
+        case EventKind::Roll:
+            st_.key ^= kKeys.rollDue;
+            st_.phase = Phase::Decision;
+            setCombat(static_cast<std::uint8_t>(e.to().index()));
+            st_.decider = st_.side;
             return;
         case EventKind::CaptureMove:
         case EventKind::None:
@@ -569,6 +619,7 @@ void Position::undo(Event e, const Undo& saved) {
         case EventKind::Attack:
         case EventKind::Pass:
         case EventKind::CaptureMove:
+        case EventKind::Roll:
         case EventKind::None:
             break;
     }
@@ -601,6 +652,7 @@ void Position::endAction() {
         if (st_.turn != UINT32_MAX) ++st_.turn;
     }
     st_.decider = st_.side;
+    if (rules_->raysOfDeath()) endCycles();
 }
 
 // RULES §8, in its order: no pieces, showdown, CentreWin, quiet draw.
@@ -636,7 +688,8 @@ bool Position::operator==(const Position& o) const {
            st_.side == o.st_.side && st_.actions == o.st_.actions && st_.phase == o.st_.phase &&
            st_.decider == o.st_.decider && pendingSame && st_.result == o.st_.result &&
            occupancy_ == o.occupancy_ && st_.quiet == o.st_.quiet && st_.turn == o.st_.turn &&
-           st_.hold == o.st_.hold && st_.reserve == o.st_.reserve;
+           st_.hold == o.st_.hold && st_.reserve == o.st_.reserve && st_.used == o.st_.used &&
+           st_.combat == o.st_.combat && st_.cycled == o.st_.cycled;
 }
 
 std::optional<Position> playTokens(Position pos, std::string_view tokens, std::string* error) {

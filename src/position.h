@@ -15,6 +15,7 @@
 
 #include "board.h"
 #include "event.h"
+#include "rays.h"
 #include "rules.h"
 
 namespace dejarik {
@@ -25,6 +26,7 @@ enum class Phase : std::uint8_t {
     Outcome,    // the dice settle the pending attack (a chance event)
     Placement,  // the winner of a push places the pushed piece
     Setup,      // a player arranges its reserve on its home cells (RULES §15)
+    Roll,       // Rays of Death: the dice roll the next combat cell (a chance event)
 };
 
 enum class Result : std::uint8_t { Ongoing, Player1Wins, Player2Wins, Draw, Showdown };
@@ -82,6 +84,17 @@ class Position {
         return Cell::outer((p == Player::One ? 2 : 8) + i);
     }
 
+    // Rays of Death (docs/rules.md): the cells of the creatures used in their players'
+    // current cycles, the combat cell (rays::kNoCombat before the first roll), and the
+    // players (bit 1 << index) that have ended a cycle since the last roll.
+    [[nodiscard]] Bitboard used() const { return st_.used; }
+    [[nodiscard]] std::uint8_t combatCell() const { return st_.combat; }
+    [[nodiscard]] std::uint8_t cycled() const { return st_.cycled; }
+    // A chance event is due: an attack's outcome or a roll.
+    [[nodiscard]] bool chanceDue() const {
+        return st_.phase == Phase::Outcome || st_.phase == Phase::Roll;
+    }
+
     [[nodiscard]] Result result() const { return st_.result; }
     [[nodiscard]] bool isOver() const { return st_.result != Result::Ongoing; }
     // The probabilities that player 1 / player 2 win; exact 0/1 for decided games, the
@@ -126,6 +139,9 @@ class Position {
         std::array<std::array<std::uint8_t, 4>, 2> reserve{
             {{kNoReserve, kNoReserve, kNoReserve, kNoReserve},
              {kNoReserve, kNoReserve, kNoReserve, kNoReserve}}};
+        Bitboard used;
+        std::uint8_t combat = rays::kNoCombat;
+        std::uint8_t cycled = 0;
     };
 
     // What apply(e, undo) saves so that undo(e, undo) can restore the position exactly
@@ -159,6 +175,15 @@ class Position {
     void endAction();
     void checkEnd(bool turnEnded);
     void applySetup(Event e);
+    // Rays of Death, in src/rays.cpp.
+    [[nodiscard]] Bitboard actors() const;
+    void activate(Cell c);
+    void endCycles();
+    void setUsed(Bitboard used);
+    void setCombat(std::uint8_t cell);
+    [[nodiscard]] std::uint64_t raysKey() const;
+    [[nodiscard]] bool parseRaysField(std::string_view field, std::string* error);
+    [[nodiscard]] std::string raysField() const;
     [[nodiscard]] std::uint64_t reserveKey(Player p) const;
     [[nodiscard]] const Rules::Combat& pendingCombat() const;
 

@@ -139,7 +139,7 @@ Applied setCreatureFile(RuleOptions& o, const OptionValue& v) {
     return std::nullopt;
 }
 
-constexpr std::array<RuleOptionSpec, 10> kRuleOptions = {{
+constexpr std::array<RuleOptionSpec, 11> kRuleOptions = {{
     {OptionSpec::combo("Ruleset", kRulesetNames[static_cast<int>(kDefaultRuleset)], kRulesetNames),
      false, setRuleset},
     {OptionSpec::combo("Dice", kRulesetValue, kDiceValues), true,
@@ -185,6 +185,12 @@ constexpr std::array<RuleOptionSpec, 10> kRuleOptions = {{
          return std::nullopt;
      }},
     {OptionSpec::string("CreatureFile", ""), false, setCreatureFile},
+    // Kept across Ruleset like Setup: a way to play, not a ruleset's parameter.
+    {OptionSpec::check("RaysOfDeath", false), false,
+     [](RuleOptions& o, const OptionValue& v) -> Applied {
+         o.raysOfDeath = v.number != 0;
+         return std::nullopt;
+     }},
 }};
 
 Applied setRuleset(RuleOptions& o, const OptionValue& v) {
@@ -277,12 +283,13 @@ std::optional<std::string> RuleOptions::setAssignment(std::string_view assignmen
 
 namespace {
 
-// Setup and CreatureFile are kept under Courtier but have no effect there (RULES §14.13, §17):
-// its pieces are Guards and Kings, its start is fixed.
+// Setup, CreatureFile and RaysOfDeath are kept under Courtier but have no effect there
+// (RULES §14.13, §17): its pieces are Guards and Kings, its start is fixed, it has no combat.
 RuleOptions inForce(RuleOptions options) {
     if (options.ruleset == Ruleset::Courtier) {
         options.creatureFile = nullptr;
         options.arrange = false;
+        options.raysOfDeath = false;
     }
     return options;
 }
@@ -335,6 +342,8 @@ Rules::Rules(const RuleOptions& given) : options_(inForce(given)) {
         for (int c = 0; c < n; ++c)
             mix(digest, ratingsField(ratings_[c]));
     }
+    // Mixed in only when on, so that every other game keeps its fingerprint (and its tables).
+    if (options.raysOfDeath) mix(digest, 0x5A75DEADull);
     gameFingerprint_ = digest;
     mix(digest, static_cast<std::uint64_t>(options.drawTurns));
     fingerprint_ = digest;
@@ -428,6 +437,7 @@ std::string Rules::describe() const {
            " BlockedPush=" + std::string(blockedPushName(blockedPush_)) +
            " CentreWin=" + std::to_string(centreWin_) +
            " DrawTurns=" + std::to_string(drawTurns()) + (arrange() ? " Setup=arrange" : "") +
+           (raysOfDeath() ? " RaysOfDeath=true" : "") +
            (fromCreatureFile() ? " CreatureFile=" + creatures_->path() : std::string());
 }
 

@@ -107,6 +107,8 @@ struct RuleOptions {
     bool arrange = false;
     // A creature set read from a file (RULES §16.3); none: the ruleset's own creatures.
     std::shared_ptr<const CreatureSet> creatureFile;
+    // Rays of Death (docs/rules.md): activation cycles and a rolled combat cell.
+    bool raysOfDeath = false;
 
     bool operator==(const RuleOptions&) const = default;
 
@@ -169,6 +171,9 @@ class Rules {
     [[nodiscard]] int drawTurns() const { return options_.drawTurns; }
     // Setup arrange: startpos is set-up pending (RULES §15.2). It shapes no game tree.
     [[nodiscard]] bool arrange() const { return options_.arrange; }
+    // Rays of Death (docs/rules.md): creatures act in cycles, attacks go into or out of a
+    // rolled combat cell.
+    [[nodiscard]] bool raysOfDeath() const { return options_.raysOfDeath; }
 
     [[nodiscard]] const Ratings& ratings(Creature c) const { return ratings_[static_cast<int>(c)]; }
 

@@ -120,6 +120,7 @@ Position transform(const Position& pos, Transform t) {
     const Rules& rules = pos.rules();
     // Home cells are fixed (RULES §15.1): a set-up cannot be turned or mirrored.
     if (pos.phase() == Phase::Setup) throw std::invalid_argument("transform: a set-up is pending");
+    if (rules.raysOfDeath()) throw std::invalid_argument("transform: not under RaysOfDeath");
     // Outside a decision the pending attack reset the quiet counter; in a decision it is the
     // position's own.
     const std::uint32_t quiet = pos.phase() == Phase::Decision ? pos.quiet() : 0;
@@ -130,6 +131,7 @@ Position transform(const Position& pos, Transform t) {
     switch (pos.phase()) {
         case Phase::Decision:
         case Phase::Setup:
+        case Phase::Roll:
             break;
         case Phase::Outcome:
             out->apply(Event::attack(map(pos.pendingFrom()), map(pos.pendingTo())));

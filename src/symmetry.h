@@ -128,6 +128,8 @@ struct Transform {
         case EventKind::CaptureMove:
             return Event::captureMove(transform(e.from(), s), transform(e.to(), s),
                                       transform(e.captured(), s));
+        case EventKind::Roll:
+            return Event::roll(transform(e.to(), s));
         case EventKind::None:
         case EventKind::Pass:
         case EventKind::Outcome:
@@ -160,7 +162,8 @@ struct Transform {
 // that play can reach (every Position built by fromDfen and apply is): it is rebuilt as
 // the transformed DFEN of the decision point it started from and the transformed attack,
 // outcome and placement events that led to it. Throws std::invalid_argument for a state no
-// play can reach (a placement after a push with no attacker next to the pushed piece).
+// play can reach (a placement after a push with no attacker next to the pushed piece), and
+// under RaysOfDeath, whose marks and combat cell the DFEN route would not carry over.
 [[nodiscard]] Position transform(const Position& pos, Transform t);
 
 }  // namespace dejarik

@@ -25,6 +25,12 @@ struct Keys {
     std::array<std::array<std::uint64_t, kHoldLimit>, 2> hold{};
     // A creature in a player's reserve slot (RULES §15.4), by player, slot, creature.
     std::array<std::array<std::array<std::uint64_t, kMaxCreatures>, 4>, 2> reserve{};
+    // Rays of Death: a creature's activation mark on its cell, the combat cell, the players
+    // that ended a cycle this round, a roll due.
+    std::array<std::uint64_t, Cell::kCount> used{};
+    std::array<std::uint64_t, Cell::kCount> combat{};
+    std::array<std::uint64_t, 2> cycled{};
+    std::uint64_t rollDue = 0;
 };
 
 // The keys' generator, also named from here by the search and the rules fingerprint.
@@ -56,6 +62,14 @@ constexpr Keys makeKeys() {
         for (auto& row : slots)
             for (auto& v : row)
                 v = splitmix64(s);
+    // Last, so that no earlier key changed.
+    for (auto& v : k.used)
+        v = splitmix64(s);
+    for (auto& v : k.combat)
+        v = splitmix64(s);
+    for (auto& v : k.cycled)
+        v = splitmix64(s);
+    k.rollDue = splitmix64(s);
     // A zero hold counter contributes nothing, so positions without CentreWin hash alike.
     k.hold[0][0] = k.hold[1][0] = 0;
     return k;

@@ -89,6 +89,10 @@ Rules rulesOf(const Common& c) {
         if (auto err = o.setAssignment(a)) throw UsageError{"--option " + *err};
     if (o.ruleset == Ruleset::Courtier)
         throw UsageError{"--ruleset: the endgame tables are for Dejarik, not Courtier"};
+    // Positions under Rays of Death carry rounds and marks the tables do not index.
+    if (o.raysOfDeath)
+        throw UsageError{
+            "--option RaysOfDeath=true: the endgame tables do not cover Rays of Death"};
     return Rules(o);
 }
 

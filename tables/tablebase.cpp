@@ -252,6 +252,8 @@ std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t sta
 std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) const {
     if (pos.occupied().count() > kMaxPieces) return std::nullopt;
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
+    // Never under Rays of Death (its fingerprint differs too): no table knows its rounds.
+    if (pos.rules().raysOfDeath()) return std::nullopt;
     if (pos.isOver())
         return TableValue{pos.winProbability(Player::One) - pos.winProbability(Player::Two), 0};
     // A set-up to come (RULES §15): the tables hold no reserves.

@@ -42,7 +42,7 @@ inline Position fromDfen(std::string_view dfen, const Rules& rules, std::string_
 
 // Whether a search can start here: a decision or placement point of a game not over.
 inline bool isSearchable(const Position& pos) {
-    return !pos.isOver() && pos.phase() != Phase::Outcome;
+    return !pos.isOver() && !pos.chanceDue();
 }
 
 // `count` searchable positions of a ruleset, each picked from a random game of up to 120

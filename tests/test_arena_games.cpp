@@ -329,6 +329,41 @@ TEST_SUITE("arena-unit") {
         CHECK_FALSE(replayRecord(broken, error));
     }
 
+    TEST_CASE("RaysOfDeath: the referee rolls the combat cell; games end; records replay") {
+        auto config =
+            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 2);
+        config.keepRecords = true;
+        config.ruleAssignments.emplace_back("RaysOfDeath", "true");
+        REQUIRE_FALSE(config.ruleOptions.set("RaysOfDeath", "true"));
+        const RunOutcome out = run(config);
+        REQUIRE(out.records.size() == 4);
+        for (std::size_t i = 0; i < out.records.size(); ++i) {
+            const GameRecord& r = out.records[i];
+            std::vector<std::string> rolls;
+            for (const auto& e : r.events)
+                if (e.token.starts_with("ray:")) {
+                    rolls.push_back(e.token);
+                    CHECK(e.comment.starts_with("d4 "));
+                }
+            CHECK_FALSE(rolls.empty());
+            std::string error;
+            const auto replay = replayRecord(r, error);
+            INFO(error);
+            REQUIRE(replay);
+            CHECK(replay->final->isOver());
+            CHECK(replay->rules->raysOfDeath());
+            // The two games of a pair roll the same cells, in the same order.
+            if (i % 2 == 1) {
+                std::vector<std::string> first;
+                for (const auto& e : out.records[i - 1].events)
+                    if (e.token.starts_with("ray:")) first.push_back(e.token);
+                const std::size_t n = std::min(first.size(), rolls.size());
+                CHECK(
+                    std::equal(first.begin(), first.begin() + static_cast<long>(n), rolls.begin()));
+            }
+        }
+    }
+
     TEST_CASE("calibration reads the evaluations back from the records") {
         GameRecord r;
         r.rules = Rules::preset(Ruleset::Kelly).describe();

@@ -164,6 +164,13 @@ expect_output 'Nodes searched: 4200' --dfen './............/............/SGHNmtk
     --moves 'setup:ghsn' --depth 3
 expect_usage_error 'home cell c3' --dfen './............/..m........./SGHN 1 2 0 1' --depth 1
 
+# --- Rays of Death (docs/rules.md): numbers of tests/test_rays.cpp ---------------------------
+expect_output 'Nodes searched: 1688' --option RaysOfDeath=true --startpos --depth 3
+expect_output 'Nodes searched: 1688' --option RaysOfDeath=true --startpos --depth 3 --unmake
+expect_output 'Nodes searched: 468' --option RaysOfDeath=true --dfen "$melee rays:?/-/-" --depth 2
+expect_usage_error 'RaysOfDeath=true' --dfen "$melee rays:a/-/-" --depth 1
+expect_usage_error "done must be" --option RaysOfDeath=true --dfen "$melee rays:a/-/x" --depth 1
+
 # --help works and keeps the measurement switch hidden.
 checks=$((checks + 1))
 run --help

@@ -48,11 +48,11 @@ std::string storedText;
 TEST_SUITE("options") {
     TEST_CASE("the registry announces every option of PROTOCOL.md and Player, in order") {
         const char* names[] = {
-            "Ruleset",     "Dice",      "SafeOuterOrbit", "KingOfTheCentre", "CentreStraight",
-            "BlockedPush", "CentreWin", "DrawTurns",      "Setup",           "CreatureFile",
-            "Hash",        "Threads",   "MultiPV",        "Contempt",        "Opponent",
-            "Clear Hash",  "Seed",      "Player",         "SetupPlayer",     "Tables",
-            "TablePath",   "TableGen",  "EvalFile"};
+            "Ruleset",     "Dice",       "SafeOuterOrbit", "KingOfTheCentre", "CentreStraight",
+            "BlockedPush", "CentreWin",  "DrawTurns",      "Setup",           "CreatureFile",
+            "RaysOfDeath", "Hash",       "Threads",        "MultiPV",         "Contempt",
+            "Opponent",    "Clear Hash", "Seed",           "Player",          "SetupPlayer",
+            "Tables",      "TablePath",  "TableGen",       "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);
@@ -66,6 +66,8 @@ TEST_SUITE("options") {
               "option name TablePath type string default <empty>");
         CHECK(optionLine(named("creaturefile").spec) ==
               "option name CreatureFile type string default <empty>");
+        CHECK(optionLine(named("raysofdeath").spec) ==
+              "option name RaysOfDeath type check default false");
         CHECK(optionLine(named("seed").spec) ==
               "option name Seed type spin default 0 min 0 max 4294967295");
         CHECK(findOption("Clear") == nullptr);
@@ -83,12 +85,13 @@ TEST_SUITE("options") {
             if (!option.rule) CHECK(option.effect != Effect::NewRules);
         CHECK_FALSE(RuleOptions::isRuleOption("Hash"));
         // PROTOCOL.md: Ruleset sets the five combos back to ruleset and CentreWin to -1;
-        // DrawTurns, Setup and CreatureFile keep their values.
+        // DrawTurns, Setup, CreatureFile and RaysOfDeath keep their values.
         for (const RuleOptionSpec& rule : ruleOptionSpecs()) {
             INFO(rule.spec.name);
             CHECK(rule.resetByRuleset ==
                   (rule.spec.name != "Ruleset" && rule.spec.name != "DrawTurns" &&
-                   rule.spec.name != "Setup" && rule.spec.name != "CreatureFile"));
+                   rule.spec.name != "Setup" && rule.spec.name != "CreatureFile" &&
+                   rule.spec.name != "RaysOfDeath"));
         }
     }
 

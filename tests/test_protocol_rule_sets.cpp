@@ -183,4 +183,57 @@ TEST_SUITE("rulesets") {
         const auto lines = e.go("go depth 3");
         CHECK(pvOf(lines[lines.size() - 2]).size() > 1);
     }
+
+    TEST_CASE("RaysOfDeath: announced, d, the roll as a chance event, go, odds, Ruleset") {
+        Engine e;
+        e.send("dei");
+        const auto hello = e.until("deiok");
+        CHECK(std::find(hello.begin(), hello.end(),
+                        "option name RaysOfDeath type check default false") != hello.end());
+        CHECK(dLine(e, "rays ").empty());  // off by default
+        CHECK(e.command("setoption name RaysOfDeath value true").empty());
+        CHECK(dLine(e, "rules ").ends_with(" DrawTurns=40 RaysOfDeath=true"));
+        CHECK(dLine(e, "rays ") ==
+              "rays combat none (no roll yet), player 1 used none, player 2 used none");
+        // Both players use their four creatures: the roll is due.
+        const std::string round =
+            "position startpos moves c2-a c3-b3 c8-b6 c9-b8 c4-b5 c5-c4 c10-b10 c11-b12";
+        CHECK(e.command(round).empty());
+        CHECK(dLine(e, "due ") == "due chance: the roll of the combat cell is due (RaysOfDeath)");
+        CHECK(dLine(e, "legal ").starts_with("legal ray:a ray:b1 ray:b2 "));
+        const auto odds = e.command("odds");
+        REQUIRE(odds.size() == 1);
+        CHECK(odds[0].starts_with("odds roll a 0.500000 b1 0.020833 b2 0.020833 "));
+        CHECK(e.command("go depth 1") ==
+              std::vector<std::string>{
+                  "info string error: go: the roll of the combat cell is due (RaysOfDeath), not "
+                  "a decision: send it with position ... moves ray:<cell>",
+                  "bestmove none"});
+        CHECK(e.command(round + " ray:b7").empty());
+        CHECK(dLine(e, "dfen ") == "dfen G/..H.Sm.l.t.k/...N........ 1 2 8 5 rays:b7/-/-");
+        CHECK(dLine(e, "rays ") == "rays combat b7, player 1 used none, player 2 used none");
+        const auto lines = e.go("go depth 3");
+        CHECK(bestmoveOf(lines.back()) != "none");
+        // The DFEN carries the state: the same position from it.
+        CHECK(e.command("position dfen G/..H.Sm.l.t.k/...N........ 1 2 8 5 rays:b7/-/-").empty());
+        CHECK(dLine(e, "rays ") == "rays combat b7, player 1 used none, player 2 used none");
+        CHECK(e.command("position dfen G/..H.Sm.l.t.k/...N........ 1 2 8 5 rays:b7/-/3") ==
+              std::vector<std::string>{"info string error: position: DFEN rays: done must be "
+                                       "'-', '1' or '2', got '3'"});
+
+        // Kept across Ruleset; kept without effect under courtier, like Setup.
+        CHECK(e.command("setoption name Ruleset value dalsian").empty());
+        CHECK(dLine(e, "rules ").ends_with(" RaysOfDeath=true"));
+        CHECK(e.command("setoption name Ruleset value courtier").empty());
+        CHECK(dLine(e, "rules ") == "rules courtier DrawTurns=40");
+        CHECK(dLine(e, "rays ").empty());
+        CHECK(e.command("setoption name RaysOfDeath value true").empty());
+        CHECK(e.command("setoption name Ruleset value kelly").empty());
+        CHECK(dLine(e, "rules ").ends_with(" RaysOfDeath=true"));
+        CHECK(e.command("setoption name RaysOfDeath value false").empty());
+        CHECK(dLine(e, "rays ").empty());
+        CHECK(e.command("setoption name RaysOfDeath value sometimes") ==
+              std::vector<std::string>{"info string error: setoption: invalid value 'sometimes' "
+                                       "for option RaysOfDeath (expected true or false)"});
+    }
 }

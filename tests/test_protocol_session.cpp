@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 23 + 1);
+        REQUIRE(lines.size() == 2 + 24 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -96,6 +96,7 @@ TEST_SUITE("session") {
             "option name DrawTurns type spin default 40 min 0 max 1000",
             "option name Setup type combo default dealt var dealt var arrange",
             "option name CreatureFile type string default <empty>",
+            "option name RaysOfDeath type check default false",
             "option name Hash type spin default 64 min 1 max 65536",
             "option name Threads type spin default 1 min 1 max 256",
             "option name MultiPV type spin default 1 min 1 max 64",
@@ -635,7 +636,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 2 + 23 + 1);  // id lines, options, deiok
+        CHECK(e.until("deiok").size() == 2 + 24 + 1);  // id lines, options, deiok
     }
 
     TEST_CASE("a malformed search go gets an error line and bestmove none") {

@@ -68,6 +68,42 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
                         << prunedNodes);
 }
 
+TEST_CASE("Star1/Star2 search equals plain expectiminimax under RaysOfDeath (no table)") {
+    // The roll is a chance node of 25 outcomes, 24 of them at 1/48: the pruning's windows
+    // divide by those small probabilities.
+    std::vector<Rules> rulesList;
+    for (const Ruleset r : {Ruleset::Kelly, Ruleset::Dalsian}) {
+        RuleOptions o;
+        o.ruleset = r;
+        REQUIRE_FALSE(o.set("RaysOfDeath", "true"));
+        rulesList.emplace_back(o);
+    }
+    int compared = 0, rollRoots = 0;
+    for (std::size_t r = 0; r < rulesList.size(); ++r) {
+        std::vector<Position> positions = samplePositions(rulesList[r], 30, 300 + r);
+        for (const char* field : {" rays:?/-/-", " rays:a/b1/-", " rays:b2/ac1/2"})
+            positions.push_back(testing::fromDfen(
+                std::string("S/Hk...mN....l/tG.........g 1 2 0 1") + field, rulesList[r]));
+        // Positions a few actions before a roll: the roll lies inside the searched tree.
+        positions.push_back(testing::fromDfen("./............/.GHSN..mltk. 1 2 0 1", rulesList[r],
+                                              r == 0 ? "c2-a c3-b3 c8-b6 c9-b8 c4-b5 c5-c4" : ""));
+        for (const Position& pos : positions) {
+            rollRoots += pos.phase() == Phase::Roll;
+            for (int depth = 1; depth <= 2; ++depth) {
+                std::uint64_t a = 0, b = 0;
+                const double plain = expectiminimax(pos, depth, a);
+                const double pruned = prunedValue(pos, depth, b);
+                CAPTURE(pos.dfen());
+                CAPTURE(depth);
+                CHECK(std::abs(pruned - plain) <= 1e-9);
+                ++compared;
+            }
+        }
+    }
+    CHECK(rollRoots == 2);
+    MESSAGE("compared " << compared << " RaysOfDeath searches");
+}
+
 // Star1 on a fail-low or fail-high returns a bound, which the parent and the table read as
 // a bound only when it lies on its side of the window. With v exactly at the window's edge,
 // p * v + others can round to the wrong side; the bound must then be held at the edge.

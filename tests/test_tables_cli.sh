@@ -35,6 +35,8 @@ expect_usage_error "either --material or --max-pieces" generate --path "$root" \
 expect_usage_error "'X'" generate --path "$root" --material "SX v h"
 expect_usage_error "showdown" generate --path "$root" --material "S v h"
 expect_usage_error "--max-pieces" generate --path "$root" --max-pieces 5
+expect_usage_error "Rays of Death" generate --path "$root" --option RaysOfDeath=true \
+    --material "SG v h"
 expect_usage_error "--threads" generate --path "$root" --max-pieces 3 --threads 0
 expect_usage_error "ruleset" generate --path "$root" --ruleset chess --max-pieces 3
 expect_usage_error "--option" generate --path "$root" --option Dice=d7 --max-pieces 3

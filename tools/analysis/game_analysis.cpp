@@ -108,7 +108,7 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
         a.index = i;
         a.turn = recorded.turn != 0 ? recorded.turn : pos->turn();
         a.token = recorded.token;
-        if (pos->phase() == Phase::Outcome) {
+        if (pos->chanceDue()) {
             a.kind = EntryKind::Chance;
             a.player = pos->sideToMove();
             a.probability = pos->probability(*event);

@@ -25,6 +25,7 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
     const arena::LuckStream luck(ctx.config.seed, game, 0, arena::DiceMode::Duplicate);
     const double sign = ctx.view == Player::One ? 1.0 : -1.0;
     std::array<std::uint64_t, 2> attacks{};
+    std::uint64_t rolls = 0;  // Rays of Death's rolls of the combat cell
     Playout p;
     Position pos = start;
     const std::uint32_t capTurn = start.turn() + static_cast<std::uint32_t>(ctx.config.maxTurns);
@@ -38,6 +39,11 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
             const double l = arena::attackLuck(pos, roll.outcome);
             p.attackLuck += attacker == ctx.view ? l : -l;
             pos.apply(Event::outcome(roll.outcome));
+            continue;
+        }
+        if (pos.phase() == Phase::Roll) {
+            const arena::LuckStream::RayRoll dice = luck.rayRoll(rolls++);
+            pos.apply(Event::roll(rays::rollCell(dice.d4, dice.d12)));
             continue;
         }
         const search::Report r = searcher.best(pos);
@@ -136,7 +142,7 @@ RolloutResult rollout(const Position& root, const std::vector<Candidate>& candid
                       const RolloutConfig& config, const RolloutProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
     RolloutResult out;
-    out.view = root.phase() == Phase::Outcome ? root.sideToMove() : root.decider();
+    out.view = root.chanceDue() ? root.sideToMove() : root.decider();
     const PlayoutContext ctx{config, out.view};
     std::vector<Position> starts;
     for (const Candidate& c : candidates) {

@@ -55,7 +55,7 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
                         " '" + e.token + "' is not legal";
                 return std::nullopt;
             }
-            if (pos->phase() != Phase::Outcome) {
+            if (!pos->chanceDue()) {
                 const Player decider = pos->decider();
                 const DecisionInfo info = DecisionInfo::parse(e.comment);
                 if (info.ev && (player.empty() || record.players[index(decider)] == player)) {

@@ -18,6 +18,7 @@ constexpr NameTable<DiceMode, 2> kDiceModeNames{{"duplicate", "independent"}};
 // Separate the attack and showdown streams of the same round.
 constexpr std::uint64_t kAttackTag = 0xA77AC4ull;
 constexpr std::uint64_t kShowdownTag = 0x5D0ull;
+constexpr std::uint64_t kRayTag = 0x5A75ull;
 
 // After this many undecided showdown rounds the exact odds decide instead; the chance of
 // getting here with any ratings of the rulesets is far below 10^-100.
@@ -201,6 +202,12 @@ LuckStream::LuckStream(std::uint64_t seed, std::uint64_t round, int gameInPair, 
         mode == DiceMode::Independent ? static_cast<std::uint64_t>(gameInPair) + 1 : 0;
     attackKey_ = mixKey(mixKey(mixKey(seed, kAttackTag), round), game);
     showdownKey_ = mixKey(mixKey(mixKey(seed, kShowdownTag), round), game);
+    rayKey_ = mixKey(mixKey(mixKey(seed, kRayTag), round), game);
+}
+
+LuckStream::RayRoll LuckStream::rayRoll(std::uint64_t index) const {
+    return {static_cast<int>(rollDie(mixKey(rayKey_, 2 * index), 4)),
+            static_cast<int>(rollDie(mixKey(rayKey_, 2 * index + 1), 12))};
 }
 
 Uniform LuckStream::attack(Player attacker, std::uint64_t index) const {

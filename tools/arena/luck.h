@@ -88,10 +88,17 @@ class LuckStream {
     [[nodiscard]] Uniform attack(Player attacker, std::uint64_t index) const;
     // The showdown's own stream: a number per die, per round.
     [[nodiscard]] std::uint64_t showdownWord(std::uint64_t round, std::uint64_t die) const;
+    // Rays of Death: the index-th roll of the game, a D4 and a D12 (docs/rules.md).
+    struct RayRoll {
+        int d4 = 1;
+        int d12 = 1;
+    };
+    [[nodiscard]] RayRoll rayRoll(std::uint64_t index) const;
 
   private:
     std::uint64_t attackKey_;
     std::uint64_t showdownKey_;
+    std::uint64_t rayKey_;
 };
 
 // The material the attacking player gains by each outcome of the pending attack of `pos`

@@ -441,6 +441,10 @@ int demoCommand(const std::vector<std::string>& args) {
             case Phase::Setup:
                 std::cout << fmt::format("set-up     {}  {}\n", who(before.decider()), e.token);
                 break;
+            case Phase::Roll:
+                std::cout << fmt::format("                     dice {} -> {}\n", e.comment,
+                                         e.token);
+                break;
         }
         std::cout.flush();
     };

@@ -65,6 +65,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
     };
 
     std::array<std::uint64_t, 2> attacks{};  // per attacking player
+    std::uint64_t rolls = 0;                 // Rays of Death's rolls of the combat cell
     double attackLuck1 = 0;                  // player 1's luck, in material points
     while (!decided && !pos.isOver()) {
         if (interrupted()) return std::nullopt;
@@ -82,6 +83,15 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
             pos.apply(Event::outcome(roll.outcome));
             append(before, Event::outcome(roll.outcome),
                    roll.describe(spec.rules.letter(attacker), spec.rules.letter(defender)));
+            continue;
+        }
+
+        if (pos.phase() == Phase::Roll) {
+            const LuckStream::RayRoll dice = spec.luck.rayRoll(rolls++);
+            const Event e = Event::roll(rays::rollCell(dice.d4, dice.d12));
+            const Position before = pos;
+            pos.apply(e);
+            append(before, e, "d4 " + std::to_string(dice.d4) + " d12 " + std::to_string(dice.d12));
             continue;
         }
 

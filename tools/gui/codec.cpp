@@ -155,6 +155,8 @@ std::string_view kindName(EventKind k) {
             return "setup";
         case EventKind::CaptureMove:
             return "capture";
+        case EventKind::Roll:
+            return "roll";
         case EventKind::None:
             break;
     }
@@ -171,6 +173,8 @@ std::string_view phaseName(Phase p) {
             return "placement";
         case Phase::Setup:
             return "setup";
+        case Phase::Roll:
+            return "roll";
     }
     return "decision";
 }
