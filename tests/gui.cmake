@@ -2,8 +2,8 @@
 # tests; the page in a real headless chromium (skipped without one); eight scripted
 # clients at once, and the server's robustness, against real engine processes.
 find_package(nlohmann_json 3 REQUIRED)
-add_executable(gui-tests test_main.cpp test_gui_codec.cpp test_gui_referee.cpp)
-target_link_libraries(gui-tests PRIVATE gui-game doctest::doctest)
+add_executable(gui-tests test_gui_codec.cpp test_gui_referee.cpp)
+target_link_libraries(gui-tests PRIVATE gui-game doctest-main)
 add_test(NAME gui-unit COMMAND gui-tests)
 
 add_library(gui-test-client STATIC gui/ws_client.cpp)
@@ -26,7 +26,13 @@ add_test(NAME gui-robust
   COMMAND gui-clients-test robust $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
           $<TARGET_FILE:dejarik-test-engine>)
 set_tests_properties(gui-load gui-robust PROPERTIES TIMEOUT 120)
-# As for dejarik-gui (tools/gui/CMakeLists.txt): Asio's fences under ThreadSanitizer.
+# As for dejarik-gui (tools/gui/CMakeLists.txt): -O0 under ASan, and Asio's fences under
+# ThreadSanitizer.
+if(DEJARIK_SANITIZE)
+  foreach(t gui-tests gui-test-client gui-browser-test gui-clients-test)
+    target_compile_options(${t} PRIVATE -O0)
+  endforeach()
+endif()
 if(DEJARIK_SANITIZE_THREAD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   foreach(t gui-test-client gui-browser-test gui-clients-test)
     target_compile_options(${t} PRIVATE -Wno-error=tsan)

@@ -15,7 +15,7 @@
 namespace dejarik::test {
 
 using namespace std::chrono_literals;
-inline constexpr auto kLiveness = std::chrono::milliseconds(30000);
+inline constexpr auto kLiveness = std::chrono::milliseconds(90000);
 
 inline bool startsWith(const std::string& s, std::string_view prefix) {
     return s.rfind(prefix, 0) == 0;
