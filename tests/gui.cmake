@@ -26,13 +26,7 @@ add_test(NAME gui-robust
   COMMAND gui-clients-test robust $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
           $<TARGET_FILE:dejarik-test-engine>)
 set_tests_properties(gui-load gui-robust PROPERTIES TIMEOUT 120)
-# As for dejarik-gui (tools/gui/CMakeLists.txt): -O0 under ASan, and Asio's fences under
-# ThreadSanitizer.
-if(DEJARIK_SANITIZE)
-  foreach(t gui-tests gui-test-client gui-browser-test gui-clients-test)
-    target_compile_options(${t} PRIVATE -O0)
-  endforeach()
-endif()
+# As for dejarik-gui (tools/gui/CMakeLists.txt): Asio's fences under ThreadSanitizer.
 if(DEJARIK_SANITIZE_THREAD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   foreach(t gui-test-client gui-browser-test gui-clients-test)
     target_compile_options(${t} PRIVATE -Wno-error=tsan)

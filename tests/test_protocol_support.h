@@ -21,6 +21,13 @@ inline bool startsWith(const std::string& s, std::string_view prefix) {
     return s.rfind(prefix, 0) == 0;
 }
 
+// The first line starting with `prefix`, or "" (which no expected line equals).
+inline std::string lineStarting(const std::vector<std::string>& lines, std::string_view prefix) {
+    for (const auto& l : lines)
+        if (startsWith(l, prefix)) return l;
+    return {};
+}
+
 inline bool isError(const std::string& line) {
     return startsWith(line, "info string error: ");
 }
