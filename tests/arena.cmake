@@ -5,9 +5,9 @@ add_executable(dejarik-test-engine arena/test_engine.cpp)
 target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_options)
 
 add_executable(arena-tests
-  test_main.cpp test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
+  test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
   test_arena_engines.cpp test_arena_courtier.cpp)
-target_link_libraries(arena-tests PRIVATE arena doctest::doctest)
+target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
   ARENA_TEST_ENGINE="$<TARGET_FILE:dejarik-test-engine>")
 add_dependencies(arena-tests dejarik-test-engine)

@@ -3,11 +3,11 @@
 set(DEJARIK_CORE_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_executable(core-tests
-  ${DEJARIK_CORE_TESTS_DIR}/test_main.cpp ${DEJARIK_CORE_TESTS_DIR}/test_board.cpp
+  ${DEJARIK_CORE_TESTS_DIR}/test_board.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_dice.cpp ${DEJARIK_CORE_TESTS_DIR}/test_position.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_random_games.cpp ${DEJARIK_CORE_TESTS_DIR}/test_creature_set.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_setup.cpp ${DEJARIK_CORE_TESTS_DIR}/test_rays.cpp)
-target_link_libraries(core-tests PRIVATE core doctest::doctest)
+target_link_libraries(core-tests PRIVATE core doctest-main)
 # The example creature files of data/creatures/ (RULES §16).
 target_compile_definitions(core-tests PRIVATE
   DEJARIK_DATA_DIR="${DEJARIK_CORE_TESTS_DIR}/../data")
@@ -16,7 +16,7 @@ add_test(NAME core COMMAND core-tests)
 # PERFT.md, every number: the shallow ones always, the deep ones (over ~50M leaves) only in
 # optimised builds, under their own label.
 add_executable(perft-suite ${DEJARIK_CORE_TESTS_DIR}/test_perft_suite.cpp)
-target_link_libraries(perft-suite PRIVATE core doctest::doctest)
+target_link_libraries(perft-suite PRIVATE core doctest-main)
 add_test(NAME perft-suite COMMAND perft-suite --test-case-exclude=*deep*)
 add_test(NAME perft-suite-deep COMMAND perft-suite --test-case=*deep*)
 set_tests_properties(perft-suite-deep PROPERTIES LABELS deep)
@@ -26,7 +26,7 @@ add_test(NAME perft-cli
          COMMAND bash ${DEJARIK_CORE_TESTS_DIR}/test_perft_cli.sh $<TARGET_FILE:dejarik-perft>)
 
 # Courtier (RULES §14): its perft numbers, rules, DFEN and random games.
-add_executable(courtier-tests ${DEJARIK_CORE_TESTS_DIR}/test_main.cpp
+add_executable(courtier-tests 
                               ${DEJARIK_CORE_TESTS_DIR}/test_courtier.cpp)
-target_link_libraries(courtier-tests PRIVATE core doctest::doctest)
+target_link_libraries(courtier-tests PRIVATE core doctest-main)
 add_test(NAME courtier COMMAND courtier-tests)

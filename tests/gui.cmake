@@ -2,8 +2,8 @@
 # tests; the page in a real headless chromium (skipped without one); eight scripted
 # clients at once, and the server's robustness, against real engine processes.
 find_package(nlohmann_json 3 REQUIRED)
-add_executable(gui-tests test_main.cpp test_gui_codec.cpp test_gui_referee.cpp)
-target_link_libraries(gui-tests PRIVATE gui-game doctest::doctest)
+add_executable(gui-tests test_gui_codec.cpp test_gui_referee.cpp)
+target_link_libraries(gui-tests PRIVATE gui-game doctest-main)
 add_test(NAME gui-unit COMMAND gui-tests)
 
 add_library(gui-test-client STATIC gui/ws_client.cpp)

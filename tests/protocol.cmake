@@ -3,17 +3,17 @@
 # line, a line fuzzer). libFuzzer targets for the line and DFEN parsers with -DDEJARIK_FUZZ=ON
 # and clang (see tests/fuzz/run.sh).
 add_executable(protocol-unit-tests
-  test_protocol_main.cpp test_protocol_parser.cpp test_protocol_options.cpp
+  test_protocol_parser.cpp test_protocol_options.cpp
   test_protocol_text.cpp)
-target_link_libraries(protocol-unit-tests PRIVATE protocol doctest::doctest)
+target_link_libraries(protocol-unit-tests PRIVATE protocol doctest-main)
 add_test(NAME protocol-unit COMMAND protocol-unit-tests)
 
 add_executable(protocol-tests
-  test_protocol_main.cpp test_protocol_session.cpp test_protocol_positions.cpp
+  test_protocol_session.cpp test_protocol_positions.cpp
   test_protocol_cli.cpp test_protocol_fuzz.cpp test_protocol_tables.cpp
   test_protocol_rule_sets.cpp
   test_protocol_courtier.cpp)
-target_link_libraries(protocol-tests PRIVATE child-process protocol core doctest::doctest)
+target_link_libraries(protocol-tests PRIVATE child-process protocol core doctest-main)
 target_compile_definitions(protocol-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>"
   DEJARIK_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/../data")
 add_dependencies(protocol-tests dejarik)
@@ -27,8 +27,8 @@ endforeach()
 
 # Sessions at Threads 2 and 4 (label `threads`, what the ThreadSanitizer build runs); their
 # own executable, so that build compiles no more than it runs.
-add_executable(protocol-threads-tests test_protocol_main.cpp test_protocol_threads.cpp)
-target_link_libraries(protocol-threads-tests PRIVATE child-process core doctest::doctest)
+add_executable(protocol-threads-tests test_protocol_threads.cpp)
+target_link_libraries(protocol-threads-tests PRIVATE child-process core doctest-main)
 target_compile_definitions(protocol-threads-tests PRIVATE DEJARIK_BINARY="$<TARGET_FILE:dejarik>")
 add_dependencies(protocol-threads-tests dejarik)
 add_test(NAME protocol-threads COMMAND protocol-threads-tests)

@@ -1,12 +1,12 @@
 add_executable(search-tests test_search.cpp test_timeman.cpp test_search_tables.cpp
   test_baselines.cpp)
-target_link_libraries(search-tests PRIVATE search doctest::doctest)
+target_link_libraries(search-tests PRIVATE search doctest-main)
 add_test(NAME search COMMAND search-tests)
 
 # Lazy SMP at Threads 2 and 4: the label `threads` marks what the ThreadSanitizer build of
 # tools/run-tests runs.
 add_executable(search-threads-tests test_search_threads.cpp)
-target_link_libraries(search-threads-tests PRIVATE search doctest::doctest)
+target_link_libraries(search-threads-tests PRIVATE search doctest-main)
 add_test(NAME search-threads COMMAND search-threads-tests)
 set_tests_properties(search-threads PROPERTIES LABELS threads)
 
@@ -19,5 +19,5 @@ set_tests_properties(bench-signature PROPERTIES LABELS deep)
 
 # The search on Courtier (RULES §14): chance-free, pruned = plain, legal capture tokens.
 add_executable(search-courtier-tests test_search_courtier.cpp)
-target_link_libraries(search-courtier-tests PRIVATE search doctest::doctest)
+target_link_libraries(search-courtier-tests PRIVATE search doctest-main)
 add_test(NAME search-courtier COMMAND search-courtier-tests)

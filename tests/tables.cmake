@@ -2,9 +2,9 @@
 # sets against independent references, the files, and dejarik-tb as a user runs it. Sets
 # are generated into temporary directories: small ones only (2v1, one 2v2 and one 3v1).
 add_executable(tables-tests
-  ${CMAKE_CURRENT_LIST_DIR}/test_main.cpp ${CMAKE_CURRENT_LIST_DIR}/test_tables_index.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_tables_index.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_tables_solve.cpp ${CMAKE_CURRENT_LIST_DIR}/test_tables_files.cpp)
-target_link_libraries(tables-tests PRIVATE tables core doctest::doctest)
+target_link_libraries(tables-tests PRIVATE tables core doctest-main)
 add_test(NAME tables COMMAND tables-tests)
 
 # dejarik-tb as a user runs it: exit codes, error lines, generate / probe / verify / info.

@@ -1,6 +1,5 @@
 // Every perft number of ../shared/spec/PERFT.md (RULES.md v1.2), from an independent
 // implementation. Counts above kDeepLeaves run in the "deep" test case only.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -7,13 +7,6 @@ using namespace dejarik::test;
 
 namespace {
 
-std::string lineStarting(const std::vector<std::string>& lines, const std::string& prefix) {
-    for (const auto& l : lines)
-        if (startsWith(l, prefix)) return l;
-    FAIL("no line starting with '" << prefix << "'");
-    return {};
-}
-
 // An engine playing Courtier.
 void selectCourtier(Engine& e) {
     REQUIRE(e.command("setoption name Ruleset value courtier").empty());

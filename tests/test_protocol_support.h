@@ -15,10 +15,17 @@
 namespace dejarik::test {
 
 using namespace std::chrono_literals;
-inline constexpr auto kLiveness = std::chrono::milliseconds(30000);
+inline constexpr auto kLiveness = std::chrono::milliseconds(90000);
 
 inline bool startsWith(const std::string& s, std::string_view prefix) {
     return s.rfind(prefix, 0) == 0;
+}
+
+// The first line starting with `prefix`, or "" (which no expected line equals).
+inline std::string lineStarting(const std::vector<std::string>& lines, std::string_view prefix) {
+    for (const auto& l : lines)
+        if (startsWith(l, prefix)) return l;
+    return {};
 }
 
 inline bool isError(const std::string& line) {

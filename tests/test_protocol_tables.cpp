@@ -16,12 +16,6 @@ constexpr const char* kTwoVsOne = "./SGh........./............ 1 2 0 1";
 constexpr const char* kFourVsOne = "./SGHT......../n........... 1 2 0 1";
 constexpr const char* kThreeVsTwo = "./SGH........./nk.......... 1 2 0 1";
 
-std::string lineStarting(const std::vector<std::string>& lines, std::string_view prefix) {
-    for (const auto& l : lines)
-        if (startsWith(l, prefix)) return l;
-    return {};
-}
-
 // The last `info depth` line before the bestmove.
 std::string lastInfo(const std::vector<std::string>& lines) {
     for (auto it = lines.rbegin(); it != lines.rend(); ++it)

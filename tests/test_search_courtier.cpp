@@ -2,7 +2,6 @@
 // search equals plain minimax with and without the table, every node it can meet is a
 // decision (no chance node, so Star1/Star2 never run), and the searcher's answers are legal
 // tokens, capture choices included, that take a King when it can and keep its own.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,7 +1,6 @@
 // The search with helper threads (lazy SMP) at Threads 2 and 4, in-process: the cases the
 // ThreadSanitizer build runs (ctest label `threads`, tools/run-tests). No check depends on
 // how the threads interleave; under ThreadSanitizer the interleavings are the point.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <array>

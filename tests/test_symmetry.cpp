@@ -1,7 +1,6 @@
 // The board symmetries and the player swap (src/symmetry.h): group laws, invariance of the
 // geometry and of the attack rules, exact round trips of positions at every phase, and
 // perft counts that do not change under any transform.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 # The tuner (tools/tune/, docs/tuning.md): sampling, the loss and the fit against small
 # table sets generated into a temporary directory (3 creatures: about a second), and
 # dejarik-tune as a user runs it, down to the engine loading what it wrote.
-add_executable(tune-tests ${CMAKE_CURRENT_LIST_DIR}/test_main.cpp ${CMAKE_CURRENT_LIST_DIR}/test_tune.cpp)
-target_link_libraries(tune-tests PRIVATE tuner doctest::doctest)
+add_executable(tune-tests ${CMAKE_CURRENT_LIST_DIR}/test_tune.cpp)
+target_link_libraries(tune-tests PRIVATE tuner doctest-main)
 add_test(NAME tune COMMAND tune-tests)
 
 if(TARGET dejarik)

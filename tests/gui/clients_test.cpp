@@ -11,9 +11,6 @@
 // Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility> (g++ 12).
 #include <utility>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -129,23 +126,6 @@ class Page {
   private:
     testing::WsClient ws_;
 };
-
-int httpStatus(const std::string& hostPort, const std::string& target) {
-    namespace beast = boost::beast;
-    namespace http = beast::http;
-    boost::asio::io_context io;
-    boost::asio::ip::tcp::resolver resolver(io);
-    beast::tcp_stream stream(io);
-    const auto colon = hostPort.rfind(':');
-    stream.connect(resolver.resolve(hostPort.substr(0, colon), hostPort.substr(colon + 1)));
-    http::request<http::empty_body> request{http::verb::get, target, 11};
-    request.set(http::field::host, hostPort);
-    http::write(stream, request);
-    beast::flat_buffer buffer;
-    http::response<http::string_body> response;
-    http::read(stream, buffer, response);
-    return static_cast<int>(response.result_int());
-}
 
 bool isTurn(const json& s, const char* turn) {
     return s["turn"] == turn;
@@ -290,11 +270,12 @@ int runRobust(const std::string& gui, const std::string& engine, const std::stri
         if (!server) fail(error);
         const pid_t pid = server->pid();
         const std::string hostPort = server->wsUrl().substr(5, server->wsUrl().size() - 8);
-        check(httpStatus(hostPort, "/") == 200 && httpStatus(hostPort, "/app.js") == 200,
+        check(testing::httpStatus(hostPort, "/") == 200 &&
+                  testing::httpStatus(hostPort, "/app.js") == 200,
               "the page and its script are served");
         for (const char* bad : {"/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/web/app.js",
                                 "/index.html/..", "//etc/passwd", "/CMakeLists.txt"})
-            check(httpStatus(hostPort, bad) == 404,
+            check(testing::httpStatus(hostPort, bad) == 404,
                   std::string("GET ") + bad + " is refused (404)");
 
         Page page(server->wsUrl());

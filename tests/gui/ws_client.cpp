@@ -5,6 +5,7 @@
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
 namespace dejarik::testing {
@@ -102,6 +103,22 @@ void WsClient::close() {
     beast::error_code ec;
     beast::get_lowest_layer(impl_->ws).expires_after(std::chrono::seconds(2));
     impl_->ws.close(beast::websocket::close_code::normal, ec);
+}
+
+int httpStatus(const std::string& hostPort, const std::string& target) {
+    namespace http = beast::http;
+    net::io_context io;
+    tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    const auto colon = hostPort.rfind(':');
+    stream.connect(resolver.resolve(hostPort.substr(0, colon), hostPort.substr(colon + 1)));
+    http::request<http::empty_body> request{http::verb::get, target, 11};
+    request.set(http::field::host, hostPort);
+    http::write(stream, request);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(stream, buffer, response);
+    return static_cast<int>(response.result_int());
 }
 
 }  // namespace dejarik::testing

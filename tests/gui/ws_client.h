@@ -1,5 +1,6 @@
 // A small blocking WebSocket client (Boost.Beast) with deadlines, for the GUI's tests: the
-// scripted players of the load test and the DevTools connection of the browser test.
+// scripted players of the load test and the DevTools connection of the browser test; and a
+// plain HTTP GET. The only test code that includes Beast, which is slow to compile.
 #pragma once
 
 #include <chrono>
@@ -29,5 +30,8 @@ class WsClient {
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// The status code of a GET of `target` from HOST:PORT (throws on a network error).
+[[nodiscard]] int httpStatus(const std::string& hostPort, const std::string& target);
 
 }  // namespace dejarik::testing
