@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "dfen_checks.h"
 #include "perft.h"
 #include "position.h"
 #include "rays.h"
 #include "rules.h"
 
 using namespace dejarik;
+using dejarik::test::at;
+using dejarik::test::dfenError;
 
 namespace {
 
@@ -23,19 +26,6 @@ Rules raysRules(Ruleset r, bool arrange = false) {
     REQUIRE_FALSE(o.set("RaysOfDeath", "true"));
     if (arrange) REQUIRE_FALSE(o.set("Setup", "arrange"));
     return Rules(o);
-}
-
-Position at(const std::string& dfen, const Rules& rules) {  // rules outlive the position
-    std::string error;
-    const auto pos = Position::fromDfen(dfen, rules, &error);
-    REQUIRE_MESSAGE(pos, dfen << ": " << error);
-    return *pos;
-}
-
-std::string dfenError(const std::string& dfen, const Rules& rules) {
-    std::string error;
-    CHECK_FALSE(Position::fromDfen(dfen, rules, &error));
-    return error;
 }
 
 // The slow counter's legality, from docs/rules.md alone: simple paths by depth-first search

@@ -4,26 +4,16 @@
 
 #include <string>
 
+#include "dfen_checks.h"
 #include "perft.h"
 #include "position.h"
 #include "rules.h"
 
 using namespace dejarik;
+using dejarik::test::at;
+using dejarik::test::dfenError;
 
 namespace {
-
-Position at(const std::string& dfen, const Rules& rules) {  // rules outlive the position
-    std::string error;
-    const auto pos = Position::fromDfen(dfen, rules, &error);
-    REQUIRE_MESSAGE(pos, dfen << ": " << error);
-    return *pos;
-}
-
-std::string dfenError(const std::string& dfen, const Rules& rules) {
-    std::string error;
-    CHECK_FALSE(Position::fromDfen(dfen, rules, &error));
-    return error;
-}
 
 Rules arrange(Ruleset r) {
     RuleOptions o;
