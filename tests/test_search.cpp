@@ -23,6 +23,7 @@
 
 using namespace dejarik;
 using namespace dejarik::search;
+using testing::checkPrunedEqualsPlain;
 using testing::deciderView;
 using testing::depthLimit;
 using testing::samplePositions;
@@ -44,27 +45,20 @@ std::vector<Rules> allRules() {
 
 TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
     const auto rulesList = allRules();
-    std::uint64_t plainNodes = 0, prunedNodes = 0;
+    testing::NodeCounts nodes;
     int compared = 0;
     for (std::size_t r = 0; r < rulesList.size(); ++r) {
         int sample = 0;
         for (const Position& pos : samplePositions(rulesList[r], 60, 100 + r)) {
             const int maxDepth = sample++ % 3 == 0 ? 3 : 2;
             for (int depth = 1; depth <= maxDepth; ++depth) {
-                std::uint64_t a = 0, b = 0;
-                const double plain = expectiminimax(pos, depth, a);
-                const double pruned = prunedValue(pos, depth, b);
-                CAPTURE(pos.dfen());
-                CAPTURE(depth);
-                CHECK(std::abs(pruned - plain) <= 1e-9);
-                plainNodes += a;
-                prunedNodes += b;
+                checkPrunedEqualsPlain(pos, depth, nodes);
                 ++compared;
             }
         }
     }
-    MESSAGE("compared " << compared << " searches; nodes plain " << plainNodes << " pruned "
-                        << prunedNodes);
+    MESSAGE("compared " << compared << " searches; nodes plain " << nodes.plain << " pruned "
+                        << nodes.pruned);
 }
 
 TEST_CASE("Star1/Star2 search equals plain expectiminimax under RaysOfDeath (no table)") {
@@ -89,12 +83,8 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax under RaysOfDeath (no 
         for (const Position& pos : positions) {
             rollRoots += pos.phase() == Phase::Roll;
             for (int depth = 1; depth <= 2; ++depth) {
-                std::uint64_t a = 0, b = 0;
-                const double plain = expectiminimax(pos, depth, a);
-                const double pruned = prunedValue(pos, depth, b);
-                CAPTURE(pos.dfen());
-                CAPTURE(depth);
-                CHECK(std::abs(pruned - plain) <= 1e-9);
+                testing::NodeCounts nodes;
+                checkPrunedEqualsPlain(pos, depth, nodes);
                 ++compared;
             }
         }

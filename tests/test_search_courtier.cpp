@@ -57,26 +57,19 @@ TEST_CASE("courtier: the tree is chance-free, one decision a turn") {
 }
 
 TEST_CASE("courtier: pruned search equals plain minimax (no table)") {
-    std::uint64_t plainNodes = 0, prunedNodes = 0;
+    testing::NodeCounts nodes;
     int compared = 0;
     int sample = 0;
     for (const Position& pos : samplePositions(courtierRules(), 60, 12)) {
         const int maxDepth = sample++ % 6 == 0 ? 5 : 4;
         for (int depth = 1; depth <= maxDepth; ++depth) {
-            std::uint64_t a = 0, b = 0;
-            const double plain = expectiminimax(pos, depth, a);
-            const double pruned = prunedValue(pos, depth, b);
-            CAPTURE(pos.dfen());
-            CAPTURE(depth);
-            CHECK(std::abs(pruned - plain) <= 1e-9);
-            plainNodes += a;
-            prunedNodes += b;
+            testing::checkPrunedEqualsPlain(pos, depth, nodes);
             ++compared;
         }
     }
-    CHECK(prunedNodes < plainNodes);  // alpha-beta really cuts
-    MESSAGE("compared " << compared << " searches; nodes plain " << plainNodes << " pruned "
-                        << prunedNodes);
+    CHECK(nodes.pruned < nodes.plain);  // alpha-beta really cuts
+    MESSAGE("compared " << compared << " searches; nodes plain " << nodes.plain << " pruned "
+                        << nodes.pruned);
 }
 
 // With the table: a position comes back with the same player to move only after four moves

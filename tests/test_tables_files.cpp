@@ -58,6 +58,15 @@ void put64(std::vector<char>& b, std::size_t at, std::uint64_t v) {
 std::uint64_t sum(const std::vector<char>& b, std::size_t from, std::size_t to) {
     return tables::checksum64({reinterpret_cast<const std::uint8_t*>(b.data()) + from, to - from});
 }
+// One set solved under `root`, its tablebase closed again so that the test may rewrite the
+// file: the file's path.
+std::filesystem::path generatedFile(const std::filesystem::path& root, const Rules& rules,
+                                    const Material& m) {
+    Tablebase tb(root, rules);
+    tables::generate(tb, {m}, {}, nullptr);
+    return tb.fileOf(m);
+}
+
 // The file with both checksums made right again (tables/file.h: the payload's at 344,
 // the header's of bytes 0..503 at 504): a change the checksums cannot see.
 std::vector<char> resealed(std::vector<char> b) {
@@ -73,12 +82,7 @@ TEST_SUITE("tables-files") {
         TempDir root;
         const Rules rules;
         const Material m = material("SG v h");
-        std::filesystem::path path;
-        {
-            Tablebase tb(root.path(), rules);
-            tables::generate(tb, {m}, {}, nullptr);
-            path = tb.fileOf(m);
-        }
+        const std::filesystem::path path = generatedFile(root.path(), rules, m);
         const std::vector<char> good = readBytes(path);
         {
             std::string error;
@@ -174,12 +178,7 @@ TEST_SUITE("tables-files") {
         TempDir root;
         const Rules rules;
         const Material m = material("SG v h");
-        std::filesystem::path path;
-        {
-            Tablebase tb(root.path(), rules);
-            tables::generate(tb, {m}, {}, nullptr);
-            path = tb.fileOf(m);
-        }
+        const std::filesystem::path path = generatedFile(root.path(), rules, m);
         const std::vector<char> good = readBytes(path);
         const auto scratch = root.path() / "scratch.dtb";
         auto old = good;
