@@ -249,6 +249,21 @@ class Worker {
             tt_->prefetch(key);
     }
     bool enter(int ply);
+    // What a decision node (searched, probed or modelled) is worth before any of its
+    // decisions is looked at: nothing once the search stops, the endgame tables' value, or
+    // the evaluation at the horizon. False when the node must be searched.
+    bool settledOnEntry(const Position& pos, int depth, int ply, double& value) {
+        if (!enter(ply)) {
+            value = 0;
+            return true;
+        }
+        if (tableValue(pos, value)) return true;
+        if (pos.phase() == Phase::Decision && depth <= 0) {
+            value = evaluate(pos);
+            return true;
+        }
+        return false;
+    }
     bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
     void store(std::uint64_t key, double value, int depth, double alpha, double beta, Event move,
                std::uint64_t heuristicBefore);
@@ -399,9 +414,7 @@ void Worker::orderDecisions(const Position& pos, EventList& list, Event ttMove) 
 // max node for player 1, a min node for player 2. The same player may decide twice in a
 // row (two actions a turn), which is why nothing is negated.
 double Worker::searchDecision(const Position& pos, int depth, double alpha, double beta, int ply) {
-    if (!enter(ply)) return 0;
-    if (double v; tableValue(pos, v)) return v;
-    if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
+    if (double v; settledOnEntry(pos, depth, ply, v)) return v;
 
     const std::uint64_t key = tableKey(pos);
     const std::uint64_t heuristicBefore = heuristic_;
@@ -462,9 +475,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
 // from the deciding player's side (below for player 1, above for player 2). A depth-0
 // decision node is simply evaluated, which is its value at this depth.
 double Worker::probe(const Position& child, int depth, double alpha, double beta, int ply) {
-    if (!enter(ply)) return 0;
-    if (double v; tableValue(child, v)) return v;
-    if (child.phase() == Phase::Decision && depth <= 0) return evaluate(child);
+    if (double v; settledOnEntry(child, depth, ply, v)) return v;
     Event first;
     if (tt_) {
         TTData e;
@@ -619,9 +630,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
 // searched with Star1's window for a chance node of equally likely outcomes (nothing is
 // known of a decision before it is searched: every bound starts at [-1, 1]).
 double Worker::searchModelled(const Position& pos, int depth, double alpha, double beta, int ply) {
-    if (!enter(ply)) return 0;
-    if (double v; tableValue(pos, v)) return v;
-    if (pos.phase() == Phase::Decision && depth <= 0) return evaluate(pos);
+    if (double v; settledOnEntry(pos, depth, ply, v)) return v;
     const std::uint64_t key = tableKey(pos);
     const std::uint64_t heuristicBefore = heuristic_;
     if (tt_) {
