@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 #include "courtier.h"
@@ -152,12 +151,6 @@ Scores score(const Position& pos) {
     return s;
 }
 
-std::string fixed(double v, int decimals = 3) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 }  // namespace
 
 double evaluate(const Position& pos) {
@@ -216,8 +209,6 @@ Breakdown explain(const Position& pos) {
 }
 
 std::array<int, 3> wdl(const Position& pos, double value) {
-    value = std::clamp(value, -1.0, 1.0);
-    const int v = static_cast<int>(std::lround(1000 * value));
     double drawShare = 0;
     if (pos.result() == Result::Draw) {
         drawShare = 1;
@@ -227,11 +218,7 @@ std::array<int, 3> wdl(const Position& pos, double value) {
         const int guards = s.facts[0].guards + s.facts[1].guards;
         drawShare = std::max(1.0 - s.scale, guards <= 2 ? 0.5 : 0.1);
     }
-    const int room = 1000 - std::abs(v);
-    int draw = std::clamp(static_cast<int>(std::lround(drawShare * room)), 0, room);
-    if ((1000 - draw + v) % 2 != 0) draw += draw < room ? 1 : -1;
-    const int win = (1000 - draw + v) / 2;
-    return {win, draw, 1000 - draw - win};
+    return wdlFromDrawShare(value, drawShare);
 }
 
 }  // namespace dejarik::eval::courtier

@@ -12,16 +12,6 @@
 
 namespace dejarik::eval {
 
-namespace {
-
-std::string fixed(double v, int decimals = 3) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-}  // namespace
-
 Breakdown explain(const Position& pos, const Tunables& tunables) {
     if (pos.rules().courtier()) return courtier::explain(pos);
     Breakdown b;
@@ -86,7 +76,6 @@ Breakdown explain(const Position& pos, const Tunables& tunables) {
 std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables) {
     if (pos.rules().courtier()) return courtier::wdl(pos, value);
     value = std::clamp(value, -1.0, 1.0);
-    const int v = static_cast<int>(std::lround(1000 * value));
     double drawShare = 0;
     if (pos.result() == Result::Draw) {
         drawShare = 1;
@@ -101,11 +90,22 @@ std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunabl
             tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
         drawShare = 1.0 - notQuietNorHidden(d, value, tunables) * (1.0 - stalemate);
     }
+    return wdlFromDrawShare(value, drawShare);
+}
+
+std::array<int, 3> wdlFromDrawShare(double value, double drawShare) {
+    const int v = static_cast<int>(std::lround(1000 * std::clamp(value, -1.0, 1.0)));
     const int room = 1000 - std::abs(v);
     int draw = std::clamp(static_cast<int>(std::lround(drawShare * room)), 0, room);
     if ((1000 - draw + v) % 2 != 0) draw += draw < room ? 1 : -1;
     const int win = (1000 - draw + v) / 2;
     return {win, draw, 1000 - draw - win};
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
 }
 
 }  // namespace dejarik::eval

@@ -34,4 +34,11 @@ struct Breakdown {
 [[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value,
                                      const Tunables& tunables = kDefaultTunables);
 
+// The same from the expected result and the share of the room it leaves (1000 − |W − L|)
+// that goes to draws: what each game's wdl() estimates is only that share.
+[[nodiscard]] std::array<int, 3> wdlFromDrawShare(double value, double drawShare);
+
+// `v` with `decimals` digits after the point, for the terms' notes.
+[[nodiscard]] std::string fixed(double v, int decimals = 3);
+
 }  // namespace dejarik::eval
