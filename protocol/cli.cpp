@@ -244,6 +244,24 @@ FlaggedPosition positionFrom(const po::variables_map& vm, const PositionFlags& f
     return {*start, *now, flags.moves};
 }
 
+// The search limits of analyse, analyse-game and rollout: --depth or --movetime, else
+// `otherwise`.
+search::Limits searchLimits(const po::variables_map& vm, const search::Limits& otherwise) {
+    if (vm.count("depth") && vm.count("movetime"))
+        throw UsageError{"give only one of --depth and --movetime"};
+    search::Limits limits;
+    if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
+    if (vm.count("movetime"))
+        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
+    return limits.depth == 0 && limits.movetimeMs == 0 ? otherwise : limits;
+}
+
+search::Limits depthLimit(int depth) {
+    search::Limits limits;
+    limits.depth = depth;
+    return limits;
+}
+
 int runAnalyse(const std::vector<std::string>& args) {
     std::string ruleset;
     PositionFlags position;
@@ -265,14 +283,9 @@ int runAnalyse(const std::vector<std::string>& args) {
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
     checkPositionFlags(vm);
-    if (vm.count("depth") && vm.count("movetime"))
-        throw UsageError{"give only one of --depth and --movetime"};
-
-    search::Limits limits;
-    if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
-    if (vm.count("movetime"))
-        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
-    if (limits.depth == 0 && limits.movetimeMs == 0) limits.movetimeMs = 1000;
+    search::Limits oneSecond;
+    oneSecond.movetimeMs = 1000;
+    const search::Limits limits = searchLimits(vm, oneSecond);
     const Settings settings = engineOptionsFrom(vm);
     const search::Options searchOptions = settings.search;
 
@@ -460,18 +473,6 @@ int runBenchCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
-// The search limits of analyse-game and rollout: --depth or --movetime, else `depth`.
-search::Limits analysisLimits(const po::variables_map& vm, int depth) {
-    if (vm.count("depth") && vm.count("movetime"))
-        throw UsageError{"give only one of --depth and --movetime"};
-    search::Limits limits;
-    if (vm.count("depth")) limits.depth = inRange(vm, "depth", 1, kMaxGoDepth);
-    if (vm.count("movetime"))
-        limits.movetimeMs = inRange<std::int64_t>(vm, "movetime", 1, kMaxTimeMs);
-    if (limits.depth == 0 && limits.movetimeMs == 0) limits.depth = depth;
-    return limits;
-}
-
 std::string limitsText(const search::Limits& limits) {
     return limits.depth > 0 ? "depth " + std::to_string(limits.depth)
                             : std::to_string(limits.movetimeMs) + " ms a position";
@@ -562,7 +563,7 @@ int runAnalyseGame(const std::vector<std::string>& args) {
     const po::variables_map& vm = *parsed;
     if (recordsPath.empty()) throw UsageError{"--records: a records file is needed"};
     if (vm.count("game") && vm.count("all")) throw UsageError{"give only one of --game and --all"};
-    const search::Limits limits = analysisLimits(vm, 4);
+    const search::Limits limits = searchLimits(vm, depthLimit(4));
     const Settings settings = analysisSettings(vm, engineFlags, 4);
 
     std::string error;
@@ -660,7 +661,7 @@ int runRollout(const std::vector<std::string>& args) {
     config.truncate = inRange(vm, "truncate", 0, 100000);
     config.threads = inRange(vm, "threads", 1, 256);
     config.seed = vm["seed"].as<std::uint64_t>();
-    const search::Limits limits = analysisLimits(vm, 2);
+    const search::Limits limits = searchLimits(vm, depthLimit(2));
     const Settings settings = analysisSettings(vm, engineFlags, 1);
 
     const Rules rules = rulesFrom(ruleset, options);
