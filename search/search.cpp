@@ -264,7 +264,10 @@ class Worker {
         }
         return false;
     }
-    bool tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value);
+    // The transposition table's entry for `key` settles the node within (alpha, beta): true
+    // with its value. Any entry found gives its best decision to `move` (when asked).
+    bool tableCutoff(std::uint64_t key, int depth, double alpha, double beta, double& value,
+                     Event* move = nullptr);
     void store(std::uint64_t key, double value, int depth, double alpha, double beta, Event move,
                std::uint64_t heuristicBefore);
     // A cutoff by a quiet decision: its history grows with the depth it saved; the player's
@@ -325,7 +328,11 @@ bool Worker::enter(int ply) {
     return !stopped_;
 }
 
-bool Worker::tableCutoff(const TTData& e, int depth, double alpha, double beta, double& value) {
+bool Worker::tableCutoff(std::uint64_t key, int depth, double alpha, double beta, double& value,
+                         Event* move) {
+    TTData e;
+    if (!tt_ || !tt_->probe(key, e)) return false;
+    if (move) *move = e.move;
     if (e.depth < depth) return false;
     const double v = e.value;
     const bool cut = e.bound == Bound::Exact || (e.bound == Bound::Lower && v >= beta) ||
@@ -419,14 +426,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
     const std::uint64_t key = tableKey(pos);
     const std::uint64_t heuristicBefore = heuristic_;
     Event ttMove;
-    if (tt_) {
-        TTData e;
-        if (tt_->probe(key, e)) {
-            double v;
-            if (tableCutoff(e, depth, alpha, beta, v)) return v;
-            ttMove = e.move;
-        }
-    }
+    if (double v; tableCutoff(key, depth, alpha, beta, v, &ttMove)) return v;
 
     EventList list;
     pos.generate(list);
@@ -502,11 +502,7 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
     if (!enter(ply)) return 0;
     const std::uint64_t key = tableKey(pos);
     const std::uint64_t heuristicBefore = heuristic_;
-    if (tt_) {
-        TTData e;
-        double v;
-        if (tt_->probe(key, e) && tableCutoff(e, depth, alpha, beta, v)) return v;
-    }
+    if (double v; tableCutoff(key, depth, alpha, beta, v)) return v;
 
     struct Child {
         Position pos;
@@ -633,11 +629,7 @@ double Worker::searchModelled(const Position& pos, int depth, double alpha, doub
     if (double v; settledOnEntry(pos, depth, ply, v)) return v;
     const std::uint64_t key = tableKey(pos);
     const std::uint64_t heuristicBefore = heuristic_;
-    if (tt_) {
-        TTData e;
-        double v;
-        if (tt_->probe(key, e) && tableCutoff(e, depth, alpha, beta, v)) return v;
-    }
+    if (double v; tableCutoff(key, depth, alpha, beta, v)) return v;
     auto settle = [&](double value) {
         store(key, value, depth, alpha, beta, Event(), heuristicBefore);
         return value;
