@@ -37,25 +37,6 @@ Position randomPosition(const Tablebase& tb, const Material& m, std::mt19937_64&
     return transform(*pos, {Symmetry::fromIndex(static_cast<int>(rng() % 24)), (rng() & 1) != 0});
 }
 
-// |V(pos) - best over its decisions of V(child)| at a decision point: the Bellman equation
-// through the public probe, the chance and placement nodes below derived by the probe.
-double bellmanGap(const Tablebase& tb, const Position& pos) {
-    const auto v = tb.probe(pos);
-    REQUIRE(v);
-    const bool maximiser = pos.decider() == Player::One;
-    double best = maximiser ? -2 : 2;
-    EventList events;
-    pos.generate(events);
-    for (const Event e : events) {
-        Position child = pos;
-        child.apply(e);
-        const auto c = tb.probe(child);
-        REQUIRE_MESSAGE(c, pos.dfen() << " then " << e.token());
-        best = maximiser ? std::max(best, *c) : std::min(best, *c);
-    }
-    return std::abs(*v - best);
-}
-
 std::vector<const Tablebase*> everyTestBase() {
     std::vector<const Tablebase*> out;
     for (const Mix& mix : testMixes())

@@ -274,4 +274,23 @@ class ReferenceGame {
     std::vector<Leaf> moves_;
 };
 
+// |V(pos) - best over its decisions of V(child)| at a decision point: the Bellman equation
+// through the public probe, the chance and placement nodes below derived by the probe.
+inline double bellmanGap(const tables::Tablebase& tb, const Position& pos) {
+    const auto v = tb.probe(pos);
+    REQUIRE(v);
+    const bool maximiser = pos.decider() == Player::One;
+    double best = maximiser ? -2 : 2;
+    EventList events;
+    pos.generate(events);
+    for (const Event e : events) {
+        Position child = pos;
+        child.apply(e);
+        const auto c = tb.probe(child);
+        REQUIRE_MESSAGE(c, pos.dfen() << " then " << e.token());
+        best = maximiser ? std::max(best, *c) : std::min(best, *c);
+    }
+    return std::abs(*v - best);
+}
+
 }  // namespace dejarik::testing
