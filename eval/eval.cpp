@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "fastmath.h"
 #include "courtier_eval.h"
+#include "fastmath.h"
 #include "placement.h"
 #include "terms.h"
 

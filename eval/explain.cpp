@@ -73,24 +73,40 @@ Breakdown explain(const Position& pos, const Tunables& tunables) {
     return b;
 }
 
-std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables) {
+Reported reported(double searched, Ruleset ruleset, const Tunables& tunables) {
+    const Tunables::ReportModel m = tunables.reportModel(ruleset);
+    const double a = std::min(std::abs(searched), 1.0);
+    // Linear between the knots at 0, 0.25, 0.5, 0.75 and 1.
+    const std::array<double, 5> value{0, m.value[0], m.value[1], m.value[2], 1};
+    const std::array<double, 5> draw{m.draw[0], m.draw[1], m.draw[2], m.draw[3], 0};
+    const int k = std::min(3, static_cast<int>(a * 4));
+    const double f = a * 4 - k;
+    const double v = value[k] + f * (value[k + 1] - value[k]);
+    const double d = draw[k] + f * (draw[k + 1] - draw[k]);
+    // The draws fit in the room the expected result leaves.
+    return {searched < 0 ? -v : v, std::clamp(d, 0.0, 1.0 - v)};
+}
+
+std::array<int, 3> wdl(const Position& pos, double value, const Tunables& tunables,
+                       Certainty certainty) {
     if (pos.rules().courtier()) return courtier::wdl(pos, value);
     value = std::clamp(value, -1.0, 1.0);
-    double drawShare = 0;
-    if (pos.result() == Result::Draw) {
-        drawShare = 1;
-    } else if (!pos.isOver()) {
-        Scores s;
-        scoreAt(pos, s, tunables);
-        const Details& d = s.details;
-        // Three ways to a draw: the quiet counter runs out; the side behind hides on a safe
-        // outer ring; the pieces left can hardly kill each other.
-        const double decisive = pairStats(pos).decisive;
-        const double stalemate =
-            tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
-        drawShare = 1.0 - notQuietNorHidden(d, value, tunables) * (1.0 - stalemate);
+    if (pos.result() == Result::Draw) return wdlFromDrawShare(value, 1);
+    if (pos.isOver()) return wdlFromDrawShare(value, 0);
+    if (certainty == Certainty::Estimate) {
+        // The fitted draw chance, as a share of the room the reported value leaves.
+        const Reported r = reported(value, pos.rules().ruleset(), tunables);
+        return wdlFromDrawShare(r.value, r.draw / std::max(1e-9, 1.0 - std::abs(r.value)));
     }
-    return wdlFromDrawShare(value, drawShare);
+    Scores s;
+    scoreAt(pos, s, tunables);
+    // Three ways to a draw: the quiet counter runs out; the side behind hides on a safe
+    // outer ring; the pieces left can hardly kill each other.
+    const double decisive = pairStats(pos).decisive;
+    const double stalemate =
+        tunables.drawByStalemate * std::max(0.0, 1.0 - decisive / tunables.decisive);
+    return wdlFromDrawShare(
+        value, 1.0 - notQuietNorHidden(s.details, value, tunables) * (1.0 - stalemate));
 }
 
 std::array<int, 3> wdlFromDrawShare(double value, double drawShare) {

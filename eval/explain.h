@@ -28,11 +28,30 @@ struct Breakdown {
 };
 [[nodiscard]] Breakdown explain(const Position& pos, const Tunables& tunables = kDefaultTunables);
 
-// Win / draw / loss chances per mille for player 1 matching an expected result `value`
-// (W - L = round(1000 * value), W + D + L = 1000), with the draw share estimated from the
-// position (material, quiet counter near the draw).
+// What a searched value means between sound players (docs/eval.md, "Reported value";
+// Tunables::reportModel, fitted to self-play results per ruleset): the
+// expected result for player 1, and the chance of a draw that it includes. The search keeps
+// its own scale (an SPRT rejected it shaped so), so only what is reported goes through this.
+struct Reported {
+    double value = 0;
+    double draw = 0;
+};
+[[nodiscard]] Reported reported(double searched, Ruleset ruleset,
+                                const Tunables& tunables = kDefaultTunables);
+
+// Whether a value is the game's (a finished game, the endgame tables, a proven line), which
+// is reported as it is, or a searched or static estimate, which is reported through
+// reported().
+enum class Certainty { Estimate, Exact };
+
+// Win / draw / loss chances per mille for player 1 matching a value for player 1
+// (W - L = round(1000 * the expected result), W + D + L = 1000): an estimate as reported()
+// says, with its draw chance; an exact value as it is, with the draw share of the room it
+// leaves estimated from the position (quiet counter near the draw, a side hiding, pieces
+// that can hardly kill each other).
 [[nodiscard]] std::array<int, 3> wdl(const Position& pos, double value,
-                                     const Tunables& tunables = kDefaultTunables);
+                                     const Tunables& tunables = kDefaultTunables,
+                                     Certainty certainty = Certainty::Estimate);
 
 // The same from the expected result and the share of the room it leaves (1000 − |W − L|)
 // that goes to draws: what each game's wdl() estimates is only that share.

@@ -52,6 +52,48 @@ constexpr std::array kSpecs = {
     weight("holdWinRest", &T::holdWinRest, 0, 1, "the other terms' share beside it"),
     count("quietHorizon", &T::quietHorizon, 1, kQuietCap,
           "actions before the quiet draw where values shrink"),
+    weight("kellyReport25", &T::kellyReport25, 0, 1, "kelly: reported result at |v| = 0.25"),
+    weight("kellyReport50", &T::kellyReport50, 0, 1, "kelly: reported result at |v| = 0.50"),
+    weight("kellyReport75", &T::kellyReport75, 0, 1, "kelly: reported result at |v| = 0.75"),
+    weight("kellyDraw0", &T::kellyDraw0, 0, 1, "kelly: reported draw chance at |v| = 0"),
+    weight("kellyDraw25", &T::kellyDraw25, 0, 1, "kelly: reported draw chance at |v| = 0.25"),
+    weight("kellyDraw50", &T::kellyDraw50, 0, 1, "kelly: reported draw chance at |v| = 0.50"),
+    weight("kellyDraw75", &T::kellyDraw75, 0, 1, "kelly: reported draw chance at |v| = 0.75"),
+    weight("holochessReport25", &T::holochessReport25, 0, 1,
+           "holochess: reported result at |v| = 0.25"),
+    weight("holochessReport50", &T::holochessReport50, 0, 1,
+           "holochess: reported result at |v| = 0.50"),
+    weight("holochessReport75", &T::holochessReport75, 0, 1,
+           "holochess: reported result at |v| = 0.75"),
+    weight("holochessDraw0", &T::holochessDraw0, 0, 1,
+           "holochess: reported draw chance at |v| = 0"),
+    weight("holochessDraw25", &T::holochessDraw25, 0, 1,
+           "holochess: reported draw chance at |v| = 0.25"),
+    weight("holochessDraw50", &T::holochessDraw50, 0, 1,
+           "holochess: reported draw chance at |v| = 0.50"),
+    weight("holochessDraw75", &T::holochessDraw75, 0, 1,
+           "holochess: reported draw chance at |v| = 0.75"),
+    weight("dalsianReport25", &T::dalsianReport25, 0, 1, "dalsian: reported result at |v| = 0.25"),
+    weight("dalsianReport50", &T::dalsianReport50, 0, 1, "dalsian: reported result at |v| = 0.50"),
+    weight("dalsianReport75", &T::dalsianReport75, 0, 1, "dalsian: reported result at |v| = 0.75"),
+    weight("dalsianDraw0", &T::dalsianDraw0, 0, 1, "dalsian: reported draw chance at |v| = 0"),
+    weight("dalsianDraw25", &T::dalsianDraw25, 0, 1, "dalsian: reported draw chance at |v| = 0.25"),
+    weight("dalsianDraw50", &T::dalsianDraw50, 0, 1, "dalsian: reported draw chance at |v| = 0.50"),
+    weight("dalsianDraw75", &T::dalsianDraw75, 0, 1, "dalsian: reported draw chance at |v| = 0.75"),
+    weight("classicReport25", &T::classicReport25, 0, 1,
+           "dalsian-classic: reported result at |v| = 0.25"),
+    weight("classicReport50", &T::classicReport50, 0, 1,
+           "dalsian-classic: reported result at |v| = 0.50"),
+    weight("classicReport75", &T::classicReport75, 0, 1,
+           "dalsian-classic: reported result at |v| = 0.75"),
+    weight("classicDraw0", &T::classicDraw0, 0, 1,
+           "dalsian-classic: reported draw chance at |v| = 0"),
+    weight("classicDraw25", &T::classicDraw25, 0, 1,
+           "dalsian-classic: reported draw chance at |v| = 0.25"),
+    weight("classicDraw50", &T::classicDraw50, 0, 1,
+           "dalsian-classic: reported draw chance at |v| = 0.50"),
+    weight("classicDraw75", &T::classicDraw75, 0, 1,
+           "dalsian-classic: reported draw chance at |v| = 0.75"),
     weight("drawByHiding", &T::drawByHiding, 0, 1, "wdl: draw share of a hidden side"),
     weight("drawByStalemate", &T::drawByStalemate, 0, 1, "wdl: draw share of harmless pieces"),
     weight("decisive", &T::decisive, 0.01, 1, "wdl: kill chance below which exchanges draw"),
@@ -173,6 +215,25 @@ std::string formatTunables(const Tunables& t) {
                number(spec.max) + "], default " + number(spec.defaultValue()) + "\n";
     }
     return out;
+}
+
+Tunables::ReportModel Tunables::reportModel(Ruleset ruleset) const {
+    switch (ruleset) {
+        case Ruleset::Holochess:
+            return {{holochessReport25, holochessReport50, holochessReport75},
+                    {holochessDraw0, holochessDraw25, holochessDraw50, holochessDraw75}};
+        case Ruleset::Dalsian:
+            return {{dalsianReport25, dalsianReport50, dalsianReport75},
+                    {dalsianDraw0, dalsianDraw25, dalsianDraw50, dalsianDraw75}};
+        case Ruleset::DalsianClassic:
+            return {{classicReport25, classicReport50, classicReport75},
+                    {classicDraw0, classicDraw25, classicDraw50, classicDraw75}};
+        case Ruleset::Kelly:
+        case Ruleset::Courtier:
+            break;
+    }
+    return {{kellyReport25, kellyReport50, kellyReport75},
+            {kellyDraw0, kellyDraw25, kellyDraw50, kellyDraw75}};
 }
 
 }  // namespace dejarik::eval

@@ -4,10 +4,13 @@
 // member initialisers below are the compiled-in defaults, the only place they are written.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "rules.h"
 
 namespace dejarik::eval {
 
@@ -51,12 +54,36 @@ struct Tunables {
     double holdWinRest = 0.05;  // this share of the rest, so material still counts
     int quietHorizon = 30;      // actions before the quiet draw where the value shrinks
 
+    // The reported value (docs/eval.md, "Reported value"): what the protocol's `ev` and
+    // `wdl` say a searched value v means, per ruleset, fitted to the results of depth-4
+    // self-play games (`dejarik-arena calibrate --fit`). The expected result at |v| = 0.25,
+    // 0.5 and 0.75 (0 at 0, 1 at 1, linear between, odd in v), and the chance of a draw at
+    // |v| = 0, 0.25, 0.5 and 0.75 (0 at 1). The search keeps its own scale; only what it
+    // reports goes through this.
+    double kellyReport25 = 0.216, kellyReport50 = 0.4811, kellyReport75 = 0.6331;
+    double kellyDraw0 = 0.9661, kellyDraw25 = 0.7213, kellyDraw50 = 0.5021, kellyDraw75 = 0.1481;
+    double holochessReport25 = 0.3675, holochessReport50 = 0.6807, holochessReport75 = 0.8221;
+    double holochessDraw0 = 0.3273, holochessDraw25 = 0.0111, holochessDraw50 = 0.0028,
+           holochessDraw75 = 0.0124;
+    double dalsianReport25 = 0, dalsianReport50 = 0, dalsianReport75 = 0.75;
+    double dalsianDraw0 = 1, dalsianDraw25 = 1, dalsianDraw50 = 1, dalsianDraw75 = 0;
+    double classicReport25 = 0.5267, classicReport50 = 0.5785, classicReport75 = 0.8449;
+    double classicDraw0 = 0, classicDraw25 = 0, classicDraw50 = 0, classicDraw75 = 0;
+
     // Draw shares (wdl only).
     double drawByHiding = 0.6;
     double drawByStalemate = 0.5;
     double decisive = 0.25;  // exchanges that kill less often than this tend to draws
 
     bool operator==(const Tunables&) const = default;
+
+    // The reported value's weights of a ruleset (Courtier reports its own way; dalsian-classic
+    // is `classic`).
+    struct ReportModel {
+        std::array<double, 3> value;  // at |v| = 0.25, 0.5, 0.75
+        std::array<double, 4> draw;   // at |v| = 0, 0.25, 0.5, 0.75
+    };
+    [[nodiscard]] ReportModel reportModel(Ruleset ruleset) const;
 
     // The weight called `name` (TunableSpec::name), if there is one.
     [[nodiscard]] std::optional<double> get(std::string_view name) const;

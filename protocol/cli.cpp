@@ -339,8 +339,9 @@ int runAnalyse(const std::vector<std::string>& args) {
         const auto& l = lines[k];
         char head[96];
         std::snprintf(head, sizeof head, "%4zu  %-10s %+7.3f  %s  %s  %s  ", k + 1,
-                      pos.token(l.move).c_str(), l.value, percent(l.wdl[0]).c_str(),
-                      percent(l.wdl[1]).c_str(), percent(l.wdl[2]).c_str());
+                      pos.token(l.move).c_str(), (l.wdl[0] - l.wdl[2]) / 1000.0,
+                      percent(l.wdl[0]).c_str(), percent(l.wdl[1]).c_str(),
+                      percent(l.wdl[2]).c_str());
         std::cout << head << pvText(pos, l) << (l.exact ? "  (exact)" : "") << '\n';
     }
     std::cout << "ev is the expected result for " << playerName(pos.decider())

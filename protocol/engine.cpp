@@ -560,15 +560,15 @@ void Engine::onEval() {
     lines.push_back(tableLine(tables_.get(), pos_));
     // The tables give one value; its win/draw/loss split is derived as the search's is.
     if (const auto v = tables_ ? tables_->probe(pos_) : std::nullopt) {
-        const auto t = eval::wdl(pos_, *v, tunables);
+        const auto t = eval::wdl(pos_, *v, tunables, eval::Certainty::Exact);
         lines.push_back("table wdl " + std::to_string(t[0]) + " " + std::to_string(t[1]) + " " +
                         std::to_string(t[2]) + " for player 1");
     }
     const auto wdl = eval::wdl(pos_, b.value, tunables);
     lines.push_back("raw " + signedFixed(b.raw, 3) + " for player 1");
     lines.push_back("eval " + signedFixed(b.value, 3) + " for player 1 (ev " +
-                    std::to_string(std::lround(1000 * b.value)) + " wdl " + std::to_string(wdl[0]) +
-                    " " + std::to_string(wdl[1]) + " " + std::to_string(wdl[2]) + ")");
+                    std::to_string(wdl[0] - wdl[2]) + " wdl " + std::to_string(wdl[0]) + " " +
+                    std::to_string(wdl[1]) + " " + std::to_string(wdl[2]) + ")");
     out_.lines(lines);
 }
 

@@ -9,7 +9,9 @@
 namespace dejarik::protocol {
 
 std::string scoreText(const search::Line& line, const Position* root) {
-    std::string s = fmt::format("score ev {} wdl {} {} {}{} pv", std::lround(1000 * line.value),
+    // ev is what the wdl says (PROTOCOL.md: V = W - L), the reported expected result, not
+    // the search's own scale (docs/eval.md, "Reported value").
+    std::string s = fmt::format("score ev {} wdl {} {} {}{} pv", line.wdl[0] - line.wdl[2],
                                 line.wdl[0], line.wdl[1], line.wdl[2], line.exact ? " exact" : "");
     // The pv played along from the root while its events are legal.
     std::optional<Position> pos;

@@ -973,7 +973,8 @@ Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double val
     line.move = rm.move;
     line.value = value;
     line.exact = rm.exact;
-    const auto w = eval::wdl(root, sign * value, tunables);
+    const auto w = eval::wdl(root, sign * value, tunables,
+                             rm.exact ? eval::Certainty::Exact : eval::Certainty::Estimate);
     line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
     line.pv = extractPv(tt, root, rm.move, depth);
     return line;

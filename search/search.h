@@ -45,10 +45,12 @@ struct Limits {
 // One root decision with its value and principal variation.
 struct Line {
     Event move;
-    double value = 0;                    // expected result for the deciding player
-    bool exact = false;                  // the value is proven (no evaluation below it)
-    std::array<int, 3> wdl{0, 1000, 0};  // per mille, deciding player's view
-    std::vector<Event> pv;               // starts with move; likeliest outcomes between decisions
+    double value = 0;    // expected result for the deciding player, on the search's scale
+    bool exact = false;  // the value is proven (no evaluation below it)
+    // What the value means, per mille, deciding player's view (eval::wdl): W - L is the
+    // reported expected result, the protocol's ev.
+    std::array<int, 3> wdl{0, 1000, 0};
+    std::vector<Event> pv;  // starts with move; likeliest outcomes between decisions
 };
 
 // Progress, sent after each completed iteration (and each MultiPV line of it).

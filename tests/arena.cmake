@@ -53,7 +53,7 @@ add_test(NAME arena-cli-calibration-table
   COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/calibration' && cd '${ARENA_CLI_DIR}/calibration' && \
 rm -f kelly-*.dgn && '${ARENA_CLI}' --engine cmd=${ARENA_TEST_ENGINE_PATH} depth=1 name=a \
 --engine cmd=${ARENA_TEST_ENGINE_PATH} arg=--player arg=greedy depth=1 name=b --pairs 2 --quiet \
---records kelly-x.dgn >/dev/null && ARENA='${ARENA_CLI}' PLAYER=a CALIBRATION_ONLY=1 \
+--records kelly-x.dgn >/dev/null && ARENA='${ARENA_CLI}' PLAYER=a ROWS=x CALIBRATION_ONLY=1 \
 bash '${CMAKE_SOURCE_DIR}/tools/arena/strength-table.sh' kelly .")
 set_tests_properties(arena-cli-calibration-table PROPERTIES
   PASS_REGULAR_EXPRESSION "Calibration of a in kelly.*\\| \\[[-+][01]\\.[0-9]+, [-+][01]\\.[0-9]+\\) \\| [1-4] \\| [0-9]+ \\| [01]\\.[0-9]+ \\| .*decisions in 4 games")

@@ -15,6 +15,8 @@
 #include "analysis.h"
 #include "baselines.h"
 #include "deals.h"
+#include "explain.h"
+#include "report_fit.h"
 #include "test_arena_support.h"
 #include "tournament.h"
 
@@ -394,6 +396,47 @@ TEST_SUITE("arena-unit") {
         const auto onlyY = calibrate({r}, "y", 4, error);
         REQUIRE(onlyY);
         CHECK(onlyY->decisions == 1);
+    }
+
+    TEST_CASE("the reported value's fit recovers what games of known results say") {
+        // x decides twice at +750 and y once at -750; x wins half the games and draws the
+        // rest: at |v| = 0.75 (a knot) the expected result is 0.5 and the draw chance 0.5.
+        GameRecord r;
+        r.rules = Rules::preset(Ruleset::Kelly).describe();
+        r.deal = std::string(Position::startDfen(Ruleset::Kelly));
+        r.players = {"x", "y"};
+        r.termination = Termination::Elimination;
+        r.events = {{"c3-b3", "ev 750 t 5", 1, true},
+                    {"c5-b5", "ev 750 t 5", 1, false},
+                    {"c11-b12", "ev -750 t 5", 2, true}};
+        std::vector<GameRecord> records;
+        for (int i = 0; i < 20; ++i) {
+            r.outcome = i % 2 == 0 ? GameOutcome::Player1Wins : GameOutcome::Draw;
+            r.termination = i % 2 == 0 ? Termination::Elimination : Termination::QuietDraw;
+            records.push_back(r);
+        }
+        std::string error;
+        const auto fit = fitReport(records, "", 10, error);
+        INFO(error);
+        REQUIRE(fit);
+        CHECK(fit->ruleset == Ruleset::Kelly);
+        CHECK(fit->decisions == 60);
+        const eval::Reported at = eval::reported(0.75, Ruleset::Kelly, fit->tunables);
+        CHECK(at.value == doctest::Approx(0.5).epsilon(0.01));
+        CHECK(at.draw == doctest::Approx(0.5).epsilon(0.01));
+        CHECK(fit->meanSquaredErrorAfter < fit->meanSquaredErrorBefore);
+        // Restated by the fit, the records are calibrated.
+        const auto c = calibrateReported(records, "", 4, fit->tunables, error);
+        REQUIRE(c);
+        CHECK(c->bins[3].predicted == doctest::Approx(0.5).epsilon(0.01));
+        CHECK(c->bins[3].actual == doctest::Approx(0.5));
+        CHECK(c->bins[3].predictedWdl[1] == doctest::Approx(0.5).epsilon(0.01));
+        // One ruleset at a time.
+        records.back().rules = Rules::preset(Ruleset::Holochess).describe();
+        records.back().deal = std::string(Position::startDfen(Ruleset::Holochess));
+        records.back().events = {{"c2-b1", "ev 750 t 5", 1, true}};
+        CHECK_FALSE(fitReport(records, "", 10, error));
+        CHECK(error.find("mix rulesets") != std::string::npos);
     }
 
     TEST_CASE("results files: format, merge, conflicts") {

@@ -471,35 +471,80 @@ TEST_CASE("placement: the decider's best placement") {
     CHECK(checked > 20);
 }
 
-TEST_CASE("wdl: W - L is the value, the shares add up, the draw share follows the position") {
+TEST_CASE("wdl: W - L is the reported value, the shares add up, exact draws follow the position") {
     std::mt19937 rng(5);
+    using eval::Certainty;
     for (const auto& positions : allSamples()) {
         for (std::size_t i = 0; i < positions.size(); i += 9) {
             const Position& pos = positions[i];
             for (const double value : {eval::evaluate(pos), 0.0, 1.0, -1.0, 0.4995, -0.0005,
                                        std::uniform_real_distribution<double>(-1, 1)(rng)}) {
-                const auto w = eval::wdl(pos, value);
                 CAPTURE(label(pos));
                 CAPTURE(value);
-                CHECK(w[0] >= 0);
-                CHECK(w[1] >= 0);
-                CHECK(w[2] >= 0);
-                CHECK(w[0] + w[1] + w[2] == 1000);
-                CHECK(w[0] - w[2] == std::lround(1000 * value));
+                const eval::Reported r = eval::reported(value, pos.rules().ruleset());
+                for (const Certainty c : {Certainty::Estimate, Certainty::Exact}) {
+                    const auto w = eval::wdl(pos, value, eval::kDefaultTunables, c);
+                    CHECK(w[0] >= 0);
+                    CHECK(w[1] >= 0);
+                    CHECK(w[2] >= 0);
+                    CHECK(w[0] + w[1] + w[2] == 1000);
+                    // Courtier reports its own way, its value as it is.
+                    const double ev =
+                        c == Certainty::Exact || pos.rules().courtier() ? value : r.value;
+                    CHECK(w[0] - w[2] == std::lround(1000 * ev));
+                    if (c == Certainty::Estimate && !pos.rules().courtier())
+                        CHECK(std::abs(w[1] - 1000 * r.draw) <= 2);  // rounding and W - L parity
+                }
             }
         }
     }
     const Rules& kelly = preset(Ruleset::Kelly);
     const std::string dfen = "./S..........M/.....l...G.. 1 2 0 30";
-    const auto far = eval::wdl(fromDfen(dfen, kelly), 0.2);
-    const auto near = eval::wdl(fromDfen(withQuiet(dfen, 75), kelly), 0.2);
+    const auto exact = [](const Position& pos, double v) {
+        return eval::wdl(pos, v, eval::kDefaultTunables, eval::Certainty::Exact);
+    };
+    const auto far = exact(fromDfen(dfen, kelly), 0.2);
+    const auto near = exact(fromDfen(withQuiet(dfen, 75), kelly), 0.2);
     CHECK(near[1] > far[1]);
-    CHECK(eval::wdl(fromDfen(withQuiet(dfen, 80), kelly), 0.0) == std::array<int, 3>{0, 1000, 0});
+    CHECK(exact(fromDfen(withQuiet(dfen, 80), kelly), 0.0) == std::array<int, 3>{0, 1000, 0});
     // Dalsian: the side behind can hide on the safe outer ring.
     const Rules& dalsian = preset(Ruleset::Dalsian);
-    const auto hidden = eval::wdl(fromDfen("./............/.S..M...l... 1 2 0 5", dalsian), 0.3);
-    const auto open = eval::wdl(fromDfen("./.S..M...l.../............ 1 2 0 5", dalsian), 0.3);
+    const auto hidden = exact(fromDfen("./............/.S..M...l... 1 2 0 5", dalsian), 0.3);
+    const auto open = exact(fromDfen("./.S..M...l.../............ 1 2 0 5", dalsian), 0.3);
     CHECK(hidden[1] > open[1]);
+}
+
+TEST_CASE("reported value: odd, monotone, ends fixed, draws within the room; identity knots") {
+    for (const Ruleset ruleset : kRulesets) {
+        CAPTURE(rulesetName(ruleset));
+        double last = -2;
+        for (int i = -1000; i <= 1000; ++i) {
+            const double v = i / 1000.0;
+            const eval::Reported r = eval::reported(v, ruleset);
+            CHECK(r.value >= last);
+            last = r.value;
+            CHECK(eval::reported(-v, ruleset).value == -r.value);
+            CHECK(eval::reported(-v, ruleset).draw == r.draw);
+            CHECK(r.draw >= 0);
+            CHECK(r.draw <= 1 - std::abs(r.value) + 1e-12);
+        }
+        CHECK(eval::reported(0, ruleset).value == 0);
+        CHECK(eval::reported(1, ruleset).value == 1);
+        CHECK(eval::reported(1, ruleset).draw == 0);
+    }
+    // Knots on the diagonal and no draws report the searched value itself.
+    eval::Tunables identity;
+    for (const auto& [name, knot] :
+         {std::pair{"kellyReport25", 0.25}, std::pair{"kellyReport50", 0.5},
+          std::pair{"kellyReport75", 0.75}})
+        REQUIRE_FALSE(identity.set(name, knot));
+    for (const char* name : {"kellyDraw0", "kellyDraw25", "kellyDraw50", "kellyDraw75"})
+        REQUIRE_FALSE(identity.set(name, 0.0));
+    for (const double v : {-0.93, -0.5, -0.1, 0.0, 0.3, 0.62, 0.8})
+        CHECK(eval::reported(v, Ruleset::Kelly, identity).value == doctest::Approx(v));
+    // The kelly default: a small lead between sound players mostly ends in the quiet draw.
+    CHECK(eval::reported(0.1, Ruleset::Kelly).draw > 0.5);
+    CHECK(eval::reported(0.1, Ruleset::Kelly).value < 0.1);
 }
 
 TEST_CASE("eval: no heap allocation") {
@@ -598,8 +643,11 @@ TEST_CASE("tunables: the defaults are evaluate()'s, and every weight is read") {
         bool changed = false;
         for (std::size_t i = 0; i < probes.size() && !changed; ++i) {
             const double v = eval::evaluate(probes[i]);
+            const auto exact = eval::Certainty::Exact;
             changed = eval::evaluate(probes[i], t) != v ||
-                      eval::wdl(probes[i], v, t) != eval::wdl(probes[i], v);
+                      eval::wdl(probes[i], v, t) != eval::wdl(probes[i], v) ||
+                      eval::wdl(probes[i], v, t, exact) !=
+                          eval::wdl(probes[i], v, eval::kDefaultTunables, exact);
         }
         CHECK(changed);
     }

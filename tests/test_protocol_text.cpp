@@ -162,9 +162,10 @@ P(player 2 wins) = 21/31 = 0.677419)"));
               "318 wdl 604 110 286 pv c4-a c3-b3");
         line.exact = true;
         line.value = -0.5;
-        line.pv.clear();  // a pv always starts with its decision
+        line.wdl = {150, 200, 650};  // ev is W - L, whatever the search's own value
+        line.pv.clear();             // a pv always starts with its decision
         CHECK(infoLine({1, 1, 0, 1, 0, 0, 2}, line) ==
               "info depth 1 seldepth 1 time 0 nodes 1 nps 0 hashfull 0 multipv 2 score ev -500 "
-              "wdl 604 110 286 exact pv c4-a");
+              "wdl 150 200 650 exact pv c4-a");
     }
 }

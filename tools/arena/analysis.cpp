@@ -27,25 +27,18 @@ std::optional<Replay> replayRecord(const GameRecord& record, std::string& error)
     return replay;
 }
 
-std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
-                                     const std::string& player, int binCount, std::string& error) {
-    Calibration c;
-    c.bins.resize(static_cast<std::size_t>(binCount));
-    for (int b = 0; b < binCount; ++b) {
-        c.bins[b].low = -1.0 + 2.0 * b / binCount;
-        c.bins[b].high = -1.0 + 2.0 * (b + 1) / binCount;
-    }
-    double squaredError = 0;
+bool forEachDecision(const std::vector<GameRecord>& records, const std::string& player,
+                     const std::function<void(const RecordedDecision&)>& visit,
+                     std::string& error) {
+    std::int64_t game = 0;
     for (const auto& record : records) {
         // A game without a result (saved mid-game by the GUI) says nothing of its ev.
         if (!record.finished || isFault(record.termination)) continue;
         const auto options = parseRulesTag(record.rules, error);
-        if (!options) return std::nullopt;
+        if (!options) return false;
         const Rules rules(*options);
         auto pos = Position::fromDfen(record.deal, rules, &error);
-        if (!pos) return std::nullopt;
-        bool counted = false;
-        std::vector<bool> inBin(c.bins.size(), false);
+        if (!pos) return false;
         for (std::size_t i = 0; i < record.events.size(); ++i) {
             const auto& e = record.events[i];
             const auto event = pos->parseEvent(e.token);
@@ -53,40 +46,64 @@ std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
                 error = "record " + std::to_string(record.round + 1) + "." +
                         std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
                         " '" + e.token + "' is not legal";
-                return std::nullopt;
+                return false;
             }
             if (!pos->chanceDue()) {
                 const Player decider = pos->decider();
                 const DecisionInfo info = DecisionInfo::parse(e.comment);
-                if (info.ev && (player.empty() || record.players[index(decider)] == player)) {
-                    const double predicted = std::clamp(*info.ev / 1000.0, -1.0, 1.0);
-                    const double points = pointsFor(record.outcome, decider);
-                    const double actual = 2 * points - 1;
-                    const int b =
-                        std::min(binCount - 1, static_cast<int>((predicted + 1) / 2 * binCount));
-                    auto& bin = c.bins[b];
-                    ++bin.decisions;
-                    if (!inBin[b]) {
-                        inBin[b] = true;
-                        ++bin.games;
-                    }
-                    bin.predicted += predicted;
-                    bin.actual += actual;
-                    if (info.wdl) {
-                        ++bin.withWdl;
-                        for (int k = 0; k < 3; ++k)
-                            bin.predictedWdl[k] += (*info.wdl)[k] / 1000.0;
-                        bin.actualWdl[points == 1 ? 0 : points == 0 ? 2 : 1] += 1;
-                    }
-                    ++c.decisions;
-                    squaredError += (predicted - actual) * (predicted - actual);
-                    counted = true;
-                }
+                if (info.ev && (player.empty() || record.players[index(decider)] == player))
+                    visit({std::clamp(*info.ev / 1000.0, -1.0, 1.0), info.wdl,
+                           pointsFor(record.outcome, decider), game, rules.ruleset()});
             }
             pos->apply(*event);
         }
-        if (counted) ++c.games;
+        ++game;
     }
+    return true;
+}
+
+std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
+                                     const std::string& player, int binCount, std::string& error,
+                                     const Restate& restate) {
+    Calibration c;
+    c.bins.resize(static_cast<std::size_t>(binCount));
+    for (int b = 0; b < binCount; ++b) {
+        c.bins[b].low = -1.0 + 2.0 * b / binCount;
+        c.bins[b].high = -1.0 + 2.0 * (b + 1) / binCount;
+    }
+    double squaredError = 0;
+    std::int64_t lastGame = -1;
+    // Per bin, the last game that had a decision in it: games are counted once per bin.
+    std::vector<std::int64_t> binGame(c.bins.size(), -1);
+    const bool ok = forEachDecision(
+        records, player,
+        [&](const RecordedDecision& recorded) {
+            const RecordedDecision d = restate ? restate(recorded) : recorded;
+            const double actual = 2 * d.points - 1;
+            const int b = std::min(binCount - 1, static_cast<int>((d.ev + 1) / 2 * binCount));
+            auto& bin = c.bins[b];
+            ++bin.decisions;
+            if (binGame[b] != d.game) {
+                binGame[b] = d.game;
+                ++bin.games;
+            }
+            bin.predicted += d.ev;
+            bin.actual += actual;
+            if (d.wdl) {
+                ++bin.withWdl;
+                for (int k = 0; k < 3; ++k)
+                    bin.predictedWdl[k] += (*d.wdl)[k] / 1000.0;
+                bin.actualWdl[d.points == 1 ? 0 : d.points == 0 ? 2 : 1] += 1;
+            }
+            ++c.decisions;
+            squaredError += (d.ev - actual) * (d.ev - actual);
+            if (lastGame != d.game) {
+                lastGame = d.game;
+                ++c.games;
+            }
+        },
+        error);
+    if (!ok) return std::nullopt;
     for (auto& bin : c.bins) {
         if (bin.decisions > 0) {
             bin.predicted /= static_cast<double>(bin.decisions);

@@ -2,6 +2,9 @@
 // against the results of its games.
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +23,22 @@ struct Replay {
 // The replayed game, or an error when the record does not replay, or its final position
 // differs from the record's Final tag.
 [[nodiscard]] std::optional<Replay> replayRecord(const GameRecord& record, std::string& error);
+
+// Every decision with an ev in every record whose game did not end by a fault, of the
+// engine called `player` (empty: every engine): its ev / 1000 and wdl as the engine
+// reported them, and the deciding player's result, +1 won, 0 drawn, -1 lost. Stops at the
+// first record that does not replay, with the error. `game` counts the records visited.
+struct RecordedDecision {
+    double ev = 0;
+    std::optional<std::array<int, 3>> wdl;
+    double points = 0;  // the decider's points: 1, 1/2 or 0
+    std::int64_t game = 0;
+    Ruleset ruleset = Ruleset::Kelly;
+};
+[[nodiscard]] bool forEachDecision(const std::vector<GameRecord>& records,
+                                   const std::string& player,
+                                   const std::function<void(const RecordedDecision&)>& visit,
+                                   std::string& error);
 
 // Predicted against actual results, per bin of the reported ev: every decision with an ev
 // in every record whose game did not end by a fault; `player` filters by engine name
@@ -42,9 +61,12 @@ struct Calibration {
     std::int64_t games = 0;
     double meanSquaredError = 0;  // of ev / 1000 against the result
 };
+// `restate`, when given, replaces each decision's ev and wdl first (what another report of
+// the same searched values would have said).
+using Restate = std::function<RecordedDecision(const RecordedDecision&)>;
 [[nodiscard]] std::optional<Calibration> calibrate(const std::vector<GameRecord>& records,
                                                    const std::string& player, int bins,
-                                                   std::string& error);
+                                                   std::string& error, const Restate& restate = {});
 [[nodiscard]] std::string formatCalibration(const Calibration& c);
 
 }  // namespace dejarik::arena

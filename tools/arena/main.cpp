@@ -4,7 +4,7 @@
 //   dejarik-arena merge --out FILE RESULTS...
 //   dejarik-arena demo --engine PATH [--seed N]
 //   dejarik-arena replay RECORDS [--engine PATH]
-//   dejarik-arena calibrate RECORDS... [--player NAME]
+//   dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/null_sink.h>
@@ -26,6 +26,7 @@
 #include "analysis.h"
 #include "command_line.h"
 #include "deals.h"
+#include "report_fit.h"
 #include "text_file.h"
 #include "tournament.h"
 
@@ -544,22 +545,42 @@ int replayCommand(const std::vector<std::string>& args) {
 
 int calibrateCommand(const std::vector<std::string>& args) {
     po::options_description desc(
-        "Usage: dejarik-arena calibrate RECORDS... [--player NAME] [--bins N]\n"
-        "Compares the ev and wdl an engine reported with the results of its games.\nOptions");
+        "Usage: dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]\n"
+        "Compares the ev and wdl an engine reported with the results of its games; with\n"
+        "--fit, fits what the engine reports of the records' ruleset (its report model) to\n"
+        "records whose ev is the search's own (docs/eval.md, \"Reported value\") and prints\n"
+        "the weights as EvalFile reads them.\nOptions");
     std::vector<std::string> inputs;
     std::string player;
     int bins = 10;
     desc.add_options()("help,h", "show this help")("player", po::value(&player),
                                                    "only this engine's decisions")(
         "bins", po::value(&bins), "number of ev bins over [-1, 1] (default 10)")(
-        "input", po::value(&inputs), "record files");
+        "fit", "fit the reported value to the records' results")(
+        "eval-file", po::value<std::string>(),
+        "restate the records' ev, taken as the search's own, by this weights file's report "
+        "model (a fit checked on other games)")("input", po::value(&inputs), "record files");
     po::variables_map vm;
     if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (bins < 1 || bins > 200) return usageError("--bins: 1 to 200");
     std::string error;
     auto records = readRecords(inputs, error);
     if (!records) return usageError(error);
-    const auto c = calibrate(*records, player, bins, error);
+    if (vm.count("fit")) {
+        const auto fit = fitReport(*records, player, bins, error);
+        if (!fit) return usageError(error);
+        std::cout << formatReportFit(*fit);
+        return 0;
+    }
+    std::optional<Calibration> c;
+    if (vm.count("eval-file")) {
+        eval::Tunables tunables;
+        if (const auto bad = eval::loadTunables(vm["eval-file"].as<std::string>(), tunables))
+            return usageError(*bad);
+        c = calibrateReported(*records, player, bins, tunables, error);
+    } else {
+        c = calibrate(*records, player, bins, error);
+    }
     if (!c) return usageError(error);
     std::cout << formatCalibration(*c);
     return 0;

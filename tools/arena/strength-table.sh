@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # The strength table of docs/arena.md: the engine at a fixed depth against the random,
-# greedy and cautious baselines, and a ladder of depths, each row one duplicate match with its interval.
-# Prints markdown rows; keeps results and records in OUT, and then prints the calibration of
-# the depth-DEPTH engine's ev and wdl over every record of the ruleset in OUT
-# (`dejarik-arena calibrate`): per ev bin the games and decisions in it, the predicted and
-# the observed score ((ev + 1) / 2 against the game's points), and whether the gap is within
-# ±0.05 where the bin holds at least 50 games (the goal of issue 10).
+# greedy and cautious baselines, against itself, and a ladder of depths, each row one
+# duplicate match with its interval. Prints markdown rows; keeps results and records in OUT,
+# and then prints the calibration of what the engine reported (its ev and wdl) against the
+# results of its self-play games (`dejarik-arena calibrate`): per ev bin the games and
+# decisions in it, the predicted and the observed score ((ev + 1) / 2 against the game's
+# points), and whether the gap is within ±0.05 where the bin holds at least 50 games (the
+# goal of issue 10). Self-play is where a calibration means something: the ev is the
+# expected result between sound players, and against a baseline the engine scores more
+# than that by the baseline's errors.
 #
 # Usage: tools/arena/strength-table.sh RULESET OUT [PAIRS_BASELINE] [PAIRS_LADDER]
 # ENGINE (default build/dejarik) and ARENA (default build/dejarik-arena) name the binaries;
 # JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
-# baselines; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0 leaves out
-# the rows against the baselines, HEADER=0 the table's header, BINS (default 10) the number
-# of ev bins, PLAYER (default dDEPTH) the engine calibrated (empty: every engine);
-# CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it (from the
-# records already in OUT, OUT/RULESET-*.dgn).
+# baselines and itself; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0
+# leaves out the rows against the baselines, SELFPLAY=0 the self-play row (PAIRS_BASELINE
+# pairs), HEADER=0 the table's header, BINS (default 10) the number of ev bins, ROWS
+# (default dDEPTH-self) the rows whose records are calibrated (a glob), PLAYER (default
+# every engine) the engine calibrated; CALIBRATION=0 leaves out the calibration,
+# CALIBRATION_ONLY=1 prints only it (from the records already in OUT, OUT/RULESET-ROWS.dgn).
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -48,7 +52,9 @@ row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
 }
 
 calibration() {
-    local records=("$out/$ruleset"-*.dgn) player=${PLAYER-d$depth}
+    local rows=${ROWS:-d$depth-self} player=${PLAYER:-}
+    # shellcheck disable=SC2206 # the rows are a glob, meant to expand
+    local records=("$out/$ruleset"-$rows.dgn)
     [[ -e ${records[0]} ]] || { echo "no records of $ruleset in $out" >&2; return 1; }
     echo
     echo "Calibration of ${player:-every engine} in $ruleset (${#records[@]} record files in $out):"
@@ -84,6 +90,10 @@ if [[ ${BASELINES:-1} != 0 ]]; then
         "cmd=$engine name=cautious option.Player=cautious depth=1"
     row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
         "cmd=$engine name=random option.Player=random depth=1"
+fi
+if [[ ${SELFPLAY:-1} != 0 ]]; then
+    row "d$depth-self" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+        "cmd=$engine name=d${depth}b depth=$depth"
 fi
 for ((i = 1; i < ${#ladder[@]}; ++i)); do
     hi=${ladder[$i]} lo=${ladder[$((i - 1))]}
