@@ -14,11 +14,12 @@
 # ENGINE (default build/dejarik) and ARENA (default build/dejarik-arena) name the binaries;
 # JOBS (default 2) the games at once; DEPTH (default 4) the depth played against the
 # baselines and itself; LADDER (default "1 2 3 4 5") the depths of the ladder; BASELINES=0
-# leaves out the rows against the baselines, SELFPLAY=0 the self-play row (PAIRS_BASELINE
-# pairs), HEADER=0 the table's header, BINS (default 10) the number of ev bins, ROWS
-# (default dDEPTH-self) the rows whose records are calibrated (a glob), PLAYER (default
-# every engine) the engine calibrated; CALIBRATION=0 leaves out the calibration,
-# CALIBRATION_ONLY=1 prints only it (from the records already in OUT, OUT/RULESET-ROWS.dgn).
+# leaves out the rows against the baselines, SELFPLAY=0 the self-play row (SELFPLAY_PAIRS
+# pairs, default PAIRS_BASELINE, independent dice), HEADER=0 the table's header, BINS
+# (default 10) the number of ev bins, ROWS (default dDEPTH-self) the rows whose records
+# are calibrated (a glob), PLAYER (default every engine) the engine calibrated;
+# CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it (from the
+# records already in OUT, OUT/RULESET-ROWS.dgn).
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -31,14 +32,14 @@ depth=${DEPTH:-4}
 read -r -a ladder <<<"${LADDER:-1 2 3 4 5}"
 mkdir -p "$out"
 
-row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS
-    local name=$1 pairs=$2 first=$3 second=$4 file
+row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS [DICE]
+    local name=$1 pairs=$2 first=$3 second=$4 dice=${5:-duplicate} file
     file="$out/$ruleset-$name"
     rm -f "$file.results" "$file.dgn"
     # shellcheck disable=SC2086 # the engine items are meant to split into words
     "$arena" --ruleset "$ruleset" --engine $first --engine $second --pairs "$pairs" \
-        --seed 2026 -j "$jobs" --quiet --results "$file.results" --records "$file.dgn" \
-        >"$file.table"
+        --seed 2026 --dice "$dice" -j "$jobs" --quiet --results "$file.results" \
+        --records "$file.dgn" >"$file.table"
     awk -v ruleset="$ruleset" '
         $2 == "vs" && NF >= 14 && !done {
             match($0, /\[[0-9.]+, [0-9.]+\]/); ci = substr($0, RSTART, RLENGTH)
@@ -92,8 +93,11 @@ if [[ ${BASELINES:-1} != 0 ]]; then
         "cmd=$engine name=random option.Player=random depth=1"
 fi
 if [[ ${SELFPLAY:-1} != 0 ]]; then
-    row "d$depth-self" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-        "cmd=$engine name=d${depth}b depth=$depth"
+    # Independent dice: with duplicate dice the second game of a pair of one engine is the
+    # first with the colours swapped, and the calibration would count every game twice.
+    row "d$depth-self" "${SELFPLAY_PAIRS:-$pairsBaseline}" \
+        "cmd=$engine name=d$depth depth=$depth" "cmd=$engine name=d${depth}b depth=$depth" \
+        independent
 fi
 for ((i = 1; i < ${#ladder[@]}; ++i)); do
     hi=${ladder[$i]} lo=${ladder[$((i - 1))]}
