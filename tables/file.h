@@ -33,7 +33,7 @@
 
 namespace dejarik::tables {
 
-inline constexpr std::uint32_t kFormatVersion = 3;
+inline constexpr std::uint32_t kFormatVersion = 4;
 inline constexpr std::uint32_t kHeaderBytes = 512;
 // A codebook entry: a value and its distance in one word, so a probe reads the code and
 // then one word (docs/tables.md "Files": a set has at most ~13,000 distinct pairs, so

@@ -53,6 +53,49 @@ void AttackFreeSolver::solve(std::span<const double> exits, std::span<double> va
     std::fill(distances.begin(), distances.end(), 0u);
     pass(exits, values, sources, distances, true);
     pass(exits, values, sources, distances, false);
+    forcedDistances(exits, values, distances);
+}
+
+void AttackFreeSolver::forcedDistances(std::span<const double> exits,
+                                       std::span<const double> values,
+                                       std::span<std::uint32_t> distances) {
+    const std::uint32_t n = graph_.nodes();
+    settled_.assign(n, 0);
+    remaining_.resize(n);
+    queue_.clear();
+    // Whether `v` realises the value of the winner's node `i`.
+    const auto realises = [&](std::uint32_t i, double v) {
+        return values[i] > 0 ? v >= values[i] - kForcedTolerance
+                             : v <= values[i] + kForcedTolerance;
+    };
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const double v = values[i];
+        distances[i] = v == 0 ? 0 : kUnforced;
+        if (v == 0) continue;
+        const auto successors = graph_.successors(i);
+        remaining_[i] = static_cast<std::uint32_t>(successors.size());
+        const bool winner = graph_.maximiser(i) == (v > 0);
+        const bool atExit = winner ? !std::isnan(exits[i]) && realises(i, exits[i])
+                                   : successors.empty();  // a loser that cannot move
+        if (atExit) {
+            settled_[i] = 1;
+            distances[i] = 0;
+            queue_.push_back(i);
+        }
+    }
+    // Breadth first: distances grow along the queue, so a winner settles from its nearest
+    // successor and a loser, at its last successor, from its farthest.
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+        const std::uint32_t m = queue_[head];
+        for (const std::uint32_t p : graph_.predecessors(m)) {
+            if (settled_[p] || values[p] == 0 || (values[p] > 0) != (values[m] > 0)) continue;
+            const bool winner = graph_.maximiser(p) == (values[p] > 0);
+            if (winner ? !realises(p, values[m]) : --remaining_[p] != 0) continue;
+            settled_[p] = 1;
+            distances[p] = distances[m] + 1;
+            queue_.push_back(p);
+        }
+    }
 }
 
 void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> values,

@@ -15,12 +15,16 @@
 // - every node settled in neither pass can be held to 0 by one player and kept from
 //   anything below 0 by the other: its value is 0 (play goes on forever, or exits at 0).
 //
-// With the values come distances: the number of moves before the exit that realises a
-// node's value, when the player the value serves (the maximiser for a positive value)
-// takes the shortest way among its value-optimal choices and the other player the longest
-// among its own. Exit events of one value are settled together, breadth first, so a
-// winner's node settles first from its nearest offer and a loser's last from its farthest.
-// A node of value 0 needs no exit: distance 0.
+// With the values come distances: the number of moves before an exit that the player the
+// value serves (the winner: the maximiser for a positive value) can force without the
+// other player's help. The loser never takes an exit of its own while it can move (under
+// the game's quiet draw it waits for the draw instead), so its node is settled when every
+// successor is, from the farthest; the winner's node from its nearest successor, or its own
+// exit, worth its value within kForcedTolerance (an exit a hair worse still realises the
+// value). A node of value 0 needs no exit: distance 0; a winner who cannot force an exit
+// at all gets kUnforced. (Distances along the value-optimal line alone, the loser included,
+// let the loser's own attack set the distance: in kelly 2v1 the winner shuffled until the
+// quiet draw, waiting for an attack the loser never made.)
 //
 // Each pass touches each edge once: O(nodes + edges + exits log exits).
 #pragma once
@@ -62,6 +66,11 @@ class GameGraph {
     std::vector<std::uint8_t> maximiser_;
 };
 
+// The winner's exits within this much of its value count as realising it (distances).
+inline constexpr double kForcedTolerance = 0.01;
+// The distance of a value the winner cannot force.
+inline constexpr std::uint32_t kUnforced = 0xFFFF;
+
 // Solves the game for given exits; keeps its work arrays between calls.
 class AttackFreeSolver {
   public:
@@ -79,6 +88,9 @@ class AttackFreeSolver {
   private:
     void pass(std::span<const double> exits, std::span<double> values,
               std::span<std::uint32_t> sources, std::span<std::uint32_t> distances, bool positive);
+    // The forced distances of the values found (see above).
+    void forcedDistances(std::span<const double> exits, std::span<const double> values,
+                         std::span<std::uint32_t> distances);
 
     const GameGraph& graph_;
     std::vector<std::uint32_t> remaining_;

@@ -3,11 +3,15 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
+
+#include "retrograde.h"
 
 namespace dejarik::tables {
 
@@ -217,6 +221,14 @@ std::optional<TableValue> Tablebase::derive(const Position& pos) const {
     // starts an attack whose outcomes do.
     const bool maximiser = pos.decider() == Player::One;
     std::optional<TableValue> best;
+    // The options' values and distances, and whether each is the decider's own attack: the
+    // distance is the one the winner can force (retrograde.h), so a loser's attacks count
+    // only when it has nothing else.
+    struct Option {
+        TableValue v;
+        bool attack;
+    };
+    std::vector<Option> options;
     EventList events;
     pos.generate(events);
     for (const Event e : events) {
@@ -233,8 +245,21 @@ std::optional<TableValue> Tablebase::derive(const Position& pos) const {
             if (v) ++v->distance;  // this move is one more action
         }
         if (!v) return std::nullopt;
+        options.push_back({*v, e.kind() == EventKind::Attack});
         if (!best || preferred(maximiser, *v, *best)) best = v;
     }
+    if (!best || best->value == 0) return best;
+    const bool serves = maximiser == (best->value > 0);
+    const bool canWait =
+        std::any_of(options.begin(), options.end(), [](const Option& o) { return !o.attack; });
+    std::uint32_t distance = serves ? kUnforced : 0;
+    for (const Option& o : options) {
+        if (serves && std::abs(o.v.value - best->value) <= kForcedTolerance)
+            distance = std::min<std::uint32_t>(distance, o.v.distance);
+        else if (!serves && (!o.attack || !canWait))
+            distance = std::max<std::uint32_t>(distance, o.v.distance);
+    }
+    best->distance = static_cast<int>(std::min(distance, kDistanceCap));
     return best;
 }
 

@@ -174,7 +174,7 @@ TEST_SUITE("tables-files") {
         }
     }
 
-    TEST_CASE("format 3: older formats and codes or codebooks the checksums miss are refused") {
+    TEST_CASE("format 4: older formats and codes or codebooks the checksums miss are refused") {
         TempDir root;
         const Rules rules;
         const Material m = material("SG v h");
@@ -182,8 +182,8 @@ TEST_SUITE("tables-files") {
         const std::vector<char> good = readBytes(path);
         const auto scratch = root.path() / "scratch.dtb";
         auto old = good;
-        put32(old, 8, 2);
-        refused(scratch, old, "format version 2, this build reads 3");
+        put32(old, 8, 3);  // format 3 stored distances the loser could stretch or cut
+        refused(scratch, old, "format version 3, this build reads 4");
 
         const std::uint32_t entries = get32(good, 360);
         const std::uint32_t bits = get32(good, 84);

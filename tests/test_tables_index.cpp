@@ -245,34 +245,46 @@ TEST_SUITE("tables-index") {
         return memo[key] = best;
     }
 
-    // The distances by their definition, by brute force: given the values, a node of value 0
-    // needs no exit; otherwise its options worth its value are its exit (0 moves) and its
-    // successors of that value (1 + theirs), and the player the value serves takes the fewest
-    // moves, the other the most. Iterated from "never": round k settles what is forced within
-    // k moves.
+    // The forced distances by their definition, by brute force: given the values, a node of
+    // value 0 needs no exit. The winner (the player the value serves) takes the fewest moves
+    // among its exit worth its value within kForcedTolerance (0 moves) and its successors of
+    // that worth and sign (1 + theirs); the loser never takes its own exit while it can move
+    // and takes the most moves over all its successors. Iterated from "never": round k
+    // settles what the winner forces within k moves; what is never settled is kUnforced.
     std::vector<std::uint32_t> bruteDistances(const std::vector<std::vector<std::uint32_t>>& succ,
                                               const std::vector<std::uint8_t>& maximiser,
                                               const std::vector<double>& exits,
                                               const std::vector<double>& values) {
-        constexpr std::uint32_t kNever = ~0u;
         const std::size_t n = succ.size();
-        std::vector<std::uint32_t> d(n, kNever);
+        const auto near = [](double a, double b) {
+            return std::abs(a - b) <= tables::kForcedTolerance;
+        };
+        std::vector<std::uint32_t> d(n, tables::kUnforced);
         for (std::size_t round = 0; round <= n + 1; ++round) {
-            std::vector<std::uint32_t> next(n);
+            std::vector<std::uint32_t> next(n, tables::kUnforced);
             for (std::size_t i = 0; i < n; ++i) {
                 const double v = values[i];
-                if (v == 0) continue;  // next[i] = 0
-                const bool winner = (maximiser[i] != 0) == (v > 0);
-                std::uint32_t best = winner ? kNever : 0;
-                bool any = false;
-                const auto consider = [&](std::uint32_t option) {
-                    best = winner ? std::min(best, option) : std::max(best, option);
-                    any = true;
-                };
-                if (exits[i] == v) consider(0);
-                for (const std::uint32_t s : succ[i])
-                    if (values[s] == v) consider(d[s] == kNever ? kNever : d[s] + 1);
-                next[i] = any ? best : kNever;
+                if (v == 0) {
+                    next[i] = 0;
+                    continue;
+                }
+                if ((maximiser[i] != 0) == (v > 0)) {
+                    if (!std::isnan(exits[i]) && near(exits[i], v)) next[i] = 0;
+                    for (const std::uint32_t s : succ[i])
+                        if ((values[s] > 0) == (v > 0) && values[s] != 0 && near(values[s], v) &&
+                            d[s] != tables::kUnforced)
+                            next[i] = std::min(next[i], d[s] + 1);
+                } else {
+                    std::uint32_t most = 0;  // a loser that cannot move: 0
+                    for (const std::uint32_t s : succ[i]) {
+                        if (d[s] == tables::kUnforced) {
+                            most = tables::kUnforced;
+                            break;
+                        }
+                        most = std::max(most, d[s] + 1);
+                    }
+                    next[i] = most;
+                }
             }
             d = next;
         }
@@ -327,6 +339,32 @@ TEST_SUITE("tables-index") {
         }
         CHECK(stalls > 100);  // the cases where stalling decides were met often
         CHECK(far > 100);     // and distances beyond the first steps
+    }
+
+    TEST_CASE("a forced distance ignores the loser's own exit") {
+        // 0 (winner, maximiser) -> 1 (loser: its exit worth 0.5, or on to 2) -> 2 (the
+        // winner's exit worth 1). The value 0.5 comes from the loser's exit, but the loser
+        // can decline it and the winner's own exit is two moves away from 0.
+        const std::vector<std::vector<std::uint32_t>> succ = {{1}, {2}, {}};
+        const std::vector<std::uint8_t> maximiser = {1, 0, 1};
+        const double none = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<double> exits = {none, 0.5, 1.0};
+        const tables::GameGraph graph(succ, maximiser);
+        tables::AttackFreeSolver solver(graph);
+        std::vector<double> values(3);
+        std::vector<std::uint32_t> sources(3), distances(3);
+        solver.solve(exits, values, sources, distances);
+        CHECK(values == std::vector<double>{0.5, 0.5, 1.0});
+        CHECK(distances == std::vector<std::uint32_t>{2, 1, 0});
+
+        // A winner's exit a hair below its value realises it; one further below does not.
+        const std::vector<double> close = {0.495, 0.5, 1.0};
+        solver.solve(close, values, sources, distances);
+        CHECK(distances[0] == 0);
+        const std::vector<double> far = {0.45, 0.5, 1.0};
+        solver.solve(far, values, sources, distances);
+        CHECK(values[0] == 0.5);
+        CHECK(distances[0] == 2);
     }
 
 }  // TEST_SUITE
