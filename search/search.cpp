@@ -189,10 +189,9 @@ class Worker {
     // the game's value. Under DrawTurns N the tables' values are those of the game without
     // the quiet draw (docs/tables.md, "Distances"): one counts only if the attack that
     // realises it comes before the draw (quiet + distance < 2N), and then as an evaluation
-    // that shrinks by kTableFade per quiet action before that attack (in holochess per quiet
-    // action played: tableFadeCountsDistance), so that the side it serves hurries toward
-    // the attack and the other delays it; past the draw the search goes on below as without
-    // tables.
+    // that shrinks by kTableFade per quiet action before that attack, so that the side it
+    // serves hurries toward the attack and the other delays it; past the draw the search
+    // goes on below as without tables.
     bool tableValue(const Position& pos, double& value) {
         if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
         const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
@@ -213,10 +212,7 @@ class Worker {
         const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
         if (attackAt >= 2 * drawTurns) return false;
         ++heuristic_;  // not the game's value: never `exact`
-        const int faded = tableFadeCountsDistance(pos.rules().ruleset())
-                              ? attackAt
-                              : static_cast<int>(pos.quiet());
-        value = t->value * std::pow(kTableFade, faded);
+        value = t->value * std::pow(kTableFade, attackAt);
         return true;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear

@@ -151,17 +151,6 @@ class Searcher {
 // serves hurries toward that attack (docs/tables.md, "In the search and the engine").
 inline constexpr double kTableFade = 0.99;
 
-// Whether the fade counts the distance to that attack (quiet + distance) or only the quiet
-// actions already played (quiet alone), per ruleset, as measured (docs/tables.md, "Measured:
-// the search with the tables"). In holochess the attack that realises a draw-less value is
-// often one the losing side would make there (split-d6 attacks are a gamble for either side)
-// and never makes under the quiet draw: hurrying toward it, the winner chose the states where
-// the loser "attacks next" over its own longer conversion, and the loser drew by declining
-// (−23 Elo from four-creature play with the distance, +2 without; kelly +33 with, +17 without).
-[[nodiscard]] constexpr bool tableFadeCountsDistance(Ruleset r) {
-    return r != Ruleset::Holochess;
-}
-
 // Under an opponent model (Play::opponent) a table value counts only from this size on:
 // the tables assume optimal play by the modelled side, which only a decisive value
 // survives (docs/search.md, "Opponent model").

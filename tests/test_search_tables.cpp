@@ -140,45 +140,49 @@ TEST_SUITE("search-tables") {
 
     TEST_CASE(
         "under DrawTurns N a table value counts faded by its distance while its attack "
-        "comes before the draw, never exact") {
-        const Rules rules = testing::rulesOf(Ruleset::Kelly, {"DrawTurns=40"});
-        SmallTables st(rules);
-        int reachable = 0, beyond = 0;
-        for (const Position& start : statesOf(*st.tb, "KL v s", rules, 40)) {
-            const auto t = st.tb->probeWithDistance(start);
-            REQUIRE(t);
-            if (t->value == 0) continue;
-            // From a quiet counter of 0 the attack comes long before the draw: the root is
-            // answered at once, the value faded by the distance.
-            std::uint64_t nodes = 0;
-            const double v = prunedValue(start, 3, nodes, st.tb.get());
-            CHECK(nodes == 1);
-            CHECK(v ==
-                  doctest::Approx(t->value * std::pow(kTableFade, t->distance)).epsilon(1e-12));
-            Searcher s;
-            s.setOptions({.hashMiB = 1});
-            s.setTables(st.tb);
-            const Report r = s.run(start, {.depth = 2});
-            CHECK_FALSE(r.lines.front().exact);
-            ++reachable;
-            // With the draw as near as the distance or nearer, the table does not answer
-            // there: the search goes on below (where attacks reset the counter).
-            if (t->distance == 0) continue;
-            const auto late = quietAt(start, 80 - t->distance);
-            nodes = 0;
-            (void)prunedValue(late, 3, nodes, st.tb.get());
-            CHECK(nodes > 1);
-            // One action earlier it answers, faded by the quiet count at which the attack
-            // comes (79), not by the distance alone.
-            const auto early = quietAt(start, 79 - t->distance);
-            nodes = 0;
-            const double faded = prunedValue(early, 3, nodes, st.tb.get());
-            CHECK(nodes == 1);
-            CHECK(faded == doctest::Approx(t->value * std::pow(kTableFade, 79)).epsilon(1e-12));
-            ++beyond;
+        "comes before the draw, never exact (kelly, and holochess where the loser's attacks "
+        "once set the distance)") {
+        for (const Ruleset ruleset : {Ruleset::Kelly, Ruleset::Holochess}) {
+            CAPTURE(ruleset);
+            const Rules rules = testing::rulesOf(ruleset, {"DrawTurns=40"});
+            SmallTables st(rules);
+            int reachable = 0, beyond = 0;
+            for (const Position& start : statesOf(*st.tb, "KL v s", rules, 40)) {
+                const auto t = st.tb->probeWithDistance(start);
+                REQUIRE(t);
+                if (t->value == 0) continue;
+                // From a quiet counter of 0 the attack comes long before the draw: the root is
+                // answered at once, the value faded by the distance.
+                std::uint64_t nodes = 0;
+                const double v = prunedValue(start, 3, nodes, st.tb.get());
+                CHECK(nodes == 1);
+                CHECK(v ==
+                      doctest::Approx(t->value * std::pow(kTableFade, t->distance)).epsilon(1e-12));
+                Searcher s;
+                s.setOptions({.hashMiB = 1});
+                s.setTables(st.tb);
+                const Report r = s.run(start, {.depth = 2});
+                CHECK_FALSE(r.lines.front().exact);
+                ++reachable;
+                // With the draw as near as the distance or nearer, the table does not answer
+                // there: the search goes on below (where attacks reset the counter).
+                if (t->distance == 0) continue;
+                const auto late = quietAt(start, 80 - t->distance);
+                nodes = 0;
+                (void)prunedValue(late, 3, nodes, st.tb.get());
+                CHECK(nodes > 1);
+                // One action earlier it answers, faded by the quiet count at which the attack
+                // comes (79), not by the distance alone.
+                const auto early = quietAt(start, 79 - t->distance);
+                nodes = 0;
+                const double faded = prunedValue(early, 3, nodes, st.tb.get());
+                CHECK(nodes == 1);
+                CHECK(faded == doctest::Approx(t->value * std::pow(kTableFade, 79)).epsilon(1e-12));
+                ++beyond;
+            }
+            CHECK(reachable > 10);
+            CHECK(beyond > 5);
         }
-        CHECK(reachable > 10);
-        CHECK(beyond > 5);
     }
 
     TEST_CASE(
@@ -223,31 +227,6 @@ TEST_SUITE("search-tables") {
         CHECK(checked > 40);
         CHECK(secondActions > 5);  // both actions of a turn are among them
         CHECK(decisive > 10);      // not a comparison of zeros
-    }
-
-    TEST_CASE("holochess under DrawTurns N: a table value fades by the quiet count alone") {
-        // tableFadeCountsDistance: in holochess the distance does not count (docs/tables.md).
-        const Rules rules = testing::rulesOf(Ruleset::Holochess, {"DrawTurns=40"});
-        SmallTables st(rules);
-        int withDistance = 0;
-        for (const Position& start : statesOf(*st.tb, "KL v s", rules, 40)) {
-            const auto t = st.tb->probeWithDistance(start);
-            REQUIRE(t);
-            if (t->value == 0 || t->distance == 0) continue;
-            CAPTURE(start.dfen());
-            for (const int quiet : {0, 30}) {
-                std::uint64_t nodes = 0;
-                const double v = prunedValue(quietAt(start, quiet), 3, nodes, st.tb.get());
-                CHECK(nodes == 1);
-                CHECK(v == doctest::Approx(t->value * std::pow(kTableFade, quiet)).epsilon(1e-12));
-            }
-            // The draw still decides where the table answers: not when it comes first.
-            std::uint64_t nodes = 0;
-            (void)prunedValue(quietAt(start, 80 - t->distance), 3, nodes, st.tb.get());
-            CHECK(nodes > 1);
-            ++withDistance;
-        }
-        CHECK(withDistance > 5);
     }
 
     TEST_CASE("under an opponent model only decisive table values count") {
