@@ -8,5 +8,3 @@ add_test(NAME analysis COMMAND analysis-tests)
 add_test(NAME analysis-cli
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_analysis_cli.sh $<TARGET_FILE:dejarik>
                  $<TARGET_FILE:dejarik-arena>)
-set_tests_properties(analysis-cli PROPERTIES
-  ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/no-cache")

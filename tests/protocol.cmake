@@ -20,9 +20,6 @@ add_dependencies(protocol-tests dejarik)
 # One ctest entry per suite so they can run side by side.
 foreach(suite session errors positions cli fuzz tables rulesets courtier)
   add_test(NAME protocol-${suite} COMMAND protocol-tests --test-suite=${suite})
-  # The engine's default TablePath is under $XDG_CACHE_HOME: never the user's own tables.
-  set_tests_properties(protocol-${suite} PROPERTIES
-    ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/no-cache")
 endforeach()
 
 # Sessions at Threads 2 and 4 (label `threads`, what the ThreadSanitizer build runs); their
