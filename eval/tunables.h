@@ -60,14 +60,14 @@ struct Tunables {
     // 0.5 and 0.75 (0 at 0, 1 at 1, linear between, odd in v), and the chance of a draw at
     // |v| = 0, 0.25, 0.5 and 0.75 (0 at 1). The search keeps its own scale; only what it
     // reports goes through this.
-    double kellyReport25 = 0.216, kellyReport50 = 0.4811, kellyReport75 = 0.6331;
-    double kellyDraw0 = 0.9661, kellyDraw25 = 0.7213, kellyDraw50 = 0.5021, kellyDraw75 = 0.1481;
+    double kellyReport25 = 0.1458, kellyReport50 = 0.3962, kellyReport75 = 0.6499;
+    double kellyDraw0 = 0.9663, kellyDraw25 = 0.7661, kellyDraw50 = 0.5594, kellyDraw75 = 0.2078;
     double holochessReport25 = 0.3675, holochessReport50 = 0.6807, holochessReport75 = 0.8221;
     double holochessDraw0 = 0.3273, holochessDraw25 = 0.0111, holochessDraw50 = 0.0028,
            holochessDraw75 = 0.0124;
     double dalsianReport25 = 0, dalsianReport50 = 0, dalsianReport75 = 0.75;
     double dalsianDraw0 = 1, dalsianDraw25 = 1, dalsianDraw50 = 1, dalsianDraw75 = 0;
-    double classicReport25 = 0.5267, classicReport50 = 0.5785, classicReport75 = 0.8449;
+    double classicReport25 = 0.309, classicReport50 = 0.5648, classicReport75 = 0.8342;
     double classicDraw0 = 0, classicDraw25 = 0, classicDraw50 = 0, classicDraw75 = 0;
 
     // Draw shares (wdl only).
