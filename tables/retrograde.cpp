@@ -50,9 +50,8 @@ void AttackFreeSolver::solve(std::span<const double> exits, std::span<double> va
     settled_.assign(n, 0);
     std::fill(values.begin(), values.end(), 0.0);
     std::fill(sources.begin(), sources.end(), kNoSource);
-    std::fill(distances.begin(), distances.end(), 0u);
-    pass(exits, values, sources, distances, true);
-    pass(exits, values, sources, distances, false);
+    pass(exits, values, sources, true);
+    pass(exits, values, sources, false);
     forcedDistances(exits, values, distances);
 }
 
@@ -63,11 +62,6 @@ void AttackFreeSolver::forcedDistances(std::span<const double> exits,
     settled_.assign(n, 0);
     remaining_.resize(n);
     queue_.clear();
-    // Whether `v` realises the value of the winner's node `i`.
-    const auto realises = [&](std::uint32_t i, double v) {
-        return values[i] > 0 ? v >= values[i] - kForcedTolerance
-                             : v <= values[i] + kForcedTolerance;
-    };
     for (std::uint32_t i = 0; i < n; ++i) {
         const double v = values[i];
         distances[i] = v == 0 ? 0 : kUnforced;
@@ -75,7 +69,7 @@ void AttackFreeSolver::forcedDistances(std::span<const double> exits,
         const auto successors = graph_.successors(i);
         remaining_[i] = static_cast<std::uint32_t>(successors.size());
         const bool winner = graph_.maximiser(i) == (v > 0);
-        const bool atExit = winner ? !std::isnan(exits[i]) && realises(i, exits[i])
+        const bool atExit = winner ? !std::isnan(exits[i]) && realises(v, exits[i])
                                    : successors.empty();  // a loser that cannot move
         if (atExit) {
             settled_[i] = 1;
@@ -90,7 +84,7 @@ void AttackFreeSolver::forcedDistances(std::span<const double> exits,
         for (const std::uint32_t p : graph_.predecessors(m)) {
             if (settled_[p] || values[p] == 0 || (values[p] > 0) != (values[m] > 0)) continue;
             const bool winner = graph_.maximiser(p) == (values[p] > 0);
-            if (winner ? !realises(p, values[m]) : --remaining_[p] != 0) continue;
+            if (winner ? !realises(values[p], values[m]) : --remaining_[p] != 0) continue;
             settled_[p] = 1;
             distances[p] = distances[m] + 1;
             queue_.push_back(p);
@@ -99,8 +93,7 @@ void AttackFreeSolver::forcedDistances(std::span<const double> exits,
 }
 
 void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> values,
-                            std::span<std::uint32_t> sources, std::span<std::uint32_t> distances,
-                            bool positive) {
+                            std::span<std::uint32_t> sources, bool positive) {
     const std::uint32_t n = graph_.nodes();
     remaining_.resize(n);
     events_.clear();
@@ -130,9 +123,7 @@ void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> val
         return true;
     };
     for (std::size_t first = 0; first < events_.size();) {
-        // The exits of one value, then everything they settle, breadth first: distances
-        // grow along the queue, so a node settles from its nearest offer if it takes the
-        // first and from its farthest if it takes the last.
+        // The exits of one value, then everything they settle: each takes that value.
         const double v = events_[first].first;
         queue_.clear();
         for (; first < events_.size() && events_[first].first == v; ++first) {
@@ -140,7 +131,6 @@ void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> val
             if (!offer(origin)) continue;
             values[origin] = v;
             sources[origin] = origin;
-            distances[origin] = 0;
             queue_.push_back(origin);
         }
         // Everything settled from here takes the same value v, which no later event beats.
@@ -150,7 +140,6 @@ void AttackFreeSolver::pass(std::span<const double> exits, std::span<double> val
                 if (!offer(p)) continue;
                 values[p] = v;
                 sources[p] = sources[m];
-                distances[p] = distances[m] + 1;
                 queue_.push_back(p);
             }
         }

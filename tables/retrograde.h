@@ -29,6 +29,7 @@
 // Each pass touches each edge once: O(nodes + edges + exits log exits).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -68,6 +69,11 @@ class GameGraph {
 
 // The winner's exits within this much of its value count as realising it (distances).
 inline constexpr double kForcedTolerance = 0.01;
+// Whether a winner's option worth `option` realises its value `value` (no option of the
+// winner is worth more than its value, so the gap is the shortfall).
+[[nodiscard]] inline bool realises(double value, double option) {
+    return std::abs(option - value) <= kForcedTolerance;
+}
 // The distance of a value the winner cannot force.
 inline constexpr std::uint32_t kUnforced = 0xFFFF;
 
@@ -87,7 +93,7 @@ class AttackFreeSolver {
 
   private:
     void pass(std::span<const double> exits, std::span<double> values,
-              std::span<std::uint32_t> sources, std::span<std::uint32_t> distances, bool positive);
+              std::span<std::uint32_t> sources, bool positive);
     // The forced distances of the values found (see above).
     void forcedDistances(std::span<const double> exits, std::span<const double> values,
                          std::span<std::uint32_t> distances);

@@ -3,13 +3,13 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cmath>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <stdexcept>
-#include <vector>
 
 #include "retrograde.h"
 
@@ -228,7 +228,8 @@ std::optional<TableValue> Tablebase::derive(const Position& pos) const {
         TableValue v;
         bool attack;
     };
-    std::vector<Option> options;
+    std::array<Option, EventList::kCapacity> options;  // no allocation on a probe
+    std::size_t count = 0;
     EventList events;
     pos.generate(events);
     for (const Event e : events) {
@@ -245,16 +246,17 @@ std::optional<TableValue> Tablebase::derive(const Position& pos) const {
             if (v) ++v->distance;  // this move is one more action
         }
         if (!v) return std::nullopt;
-        options.push_back({*v, e.kind() == EventKind::Attack});
+        options[count++] = {*v, e.kind() == EventKind::Attack};
         if (!best || preferred(maximiser, *v, *best)) best = v;
     }
     if (!best || best->value == 0) return best;
     const bool serves = maximiser == (best->value > 0);
+    const std::span<const Option> taken(options.data(), count);
     const bool canWait =
-        std::any_of(options.begin(), options.end(), [](const Option& o) { return !o.attack; });
+        std::any_of(taken.begin(), taken.end(), [](const Option& o) { return !o.attack; });
     std::uint32_t distance = serves ? kUnforced : 0;
-    for (const Option& o : options) {
-        if (serves && std::abs(o.v.value - best->value) <= kForcedTolerance)
+    for (const Option& o : taken) {
+        if (serves && realises(best->value, o.v.value))
             distance = std::min<std::uint32_t>(distance, o.v.distance);
         else if (!serves && (!o.attack || !canWait))
             distance = std::max<std::uint32_t>(distance, o.v.distance);
