@@ -39,6 +39,7 @@ void standardWorth(const Rules& rules, const Army& army, double slopeFloor, Memo
         ArmyMaterial& a = *slot;
         a.code = code;
         a.table = &table;
+        a.slopeFloor = slopeFloor;
         a.win = m.win;
         a.logitWin = m.logitWin;
         a.slope = m.slope;

@@ -31,7 +31,7 @@ struct Material {
 
 // The material of `army` under `rules`, solved or read from the tables, and remembered in
 // the memo when there is one; `slopeFloor` bounds W (1 - W) in the slope, and must be the
-// memo's (Tunables::slopeFloor of memo->tunables()).
+// memo's (the ruleset's EvalWeights::slopeFloor of memo->tunables()).
 void readMaterialAfresh(const Rules& rules, const Army& army, double slopeFloor, Memo* memo,
                         Material& out);
 
@@ -41,7 +41,8 @@ inline void readMaterial(const Rules& rules, const Army& army, double slopeFloor
                          Material& out) {
     if (memo && army.unique) {
         const ArmyMaterial& a = memo->army(army.code);
-        if (a.code == army.code && a.table == &AttritionTable::of(rules)) {
+        if (a.code == army.code && a.table == &AttritionTable::of(rules) &&
+            a.slopeFloor == slopeFloor) {
             out.win = a.win;
             out.logitWin = a.logitWin;
             out.slope = a.slope;

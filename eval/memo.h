@@ -11,10 +11,12 @@
 namespace dejarik::eval {
 
 // The material of a standard army (each creature at most once) as one evaluation read it
-// from its attrition table, keyed by the army code and the table.
+// from its attrition table, keyed by the army code, the table and the slope floor (a
+// ruleset's own, EvalWeights: two rulesets may share a table).
 struct ArmyMaterial {
     int code = -1;
     const void* table = nullptr;
+    double slopeFloor = 0;
     double win = 0.5, logitWin = 0, slope = 2;
     std::array<double, 2 * kCreatureCount> worth{};  // by player * 8 + creature
 };

@@ -51,14 +51,19 @@ struct AttackSummary {
 class Evaluator {
   public:
     Evaluator(const Position& pos, const Tunables& tunables, Memo* memo)
-        : pos_(pos), rules_(pos.rules()), t_(tunables), empty_(pos.emptyCells()), planes_(empty_) {
+        : pos_(pos),
+          rules_(pos.rules()),
+          t_(tunables),
+          w_(tunables.evalWeights(rules_.ruleset())),
+          empty_(pos.emptyCells()),
+          planes_(empty_) {
         restricted_ = rules_.safeOuterOrbit() || rules_.kingOfTheCentre();
         int code = 0;
         std::uint32_t seen = 0;
         // The attrition tables are built from a ruleset's own ratings: a creature file's
         // armies are solved from their ratings (custom armies, eval/board_material.h).
         bool unique = !rules_.fromCreatureFile();
-        const int cap = t_.mobilityCap;  // a local: the stores below might alias a member
+        const int cap = w_.mobilityCap;  // a local: the stores below might alias a member
         for (const Player p : {Player::One, Player::Two}) {
             all_[index(p)] = pos.pieces(p);
             const int digit = p == Player::One ? 1 : 2;
@@ -72,8 +77,10 @@ class Evaluator {
                 if (unique) code += digit * kPow3[static_cast<int>(creature)];
             }
         }
-        readMaterial(rules_, Army{all_, creature_, code, unique}, t_.slopeFloor, memo, m_);
+        readMaterial(rules_, Army{all_, creature_, code, unique}, w_.slopeFloor, memo, m_);
     }
+
+    [[nodiscard]] double calibration() const { return w_.calibration; }
 
     // Terms of a decision point where `mover` has `actions` left, or of an attack whose
     // outcome is due (`pending`: then the pair is left out of the attack lists).
@@ -98,12 +105,12 @@ class Evaluator {
         const AttackSummary& m = attacks[index(mover)];
         double now = m.bestDirect;
         if (actions >= 2)
-            now = std::max(m.bestDirect + t_.secondAttack * m.secondDirect,
-                           t_.reachAttack * m.bestReach);
+            now = std::max(m.bestDirect + w_.secondAttack * m.secondDirect,
+                           w_.reachAttack * m.bestReach);
         const AttackSummary& w = attacks[index(waiter)];
         const double next =
-            std::max(w.bestDirect + t_.secondAttack * w.secondDirect, t_.reachAttack * w.bestReach);
-        const double later = actions >= 2 ? t_.laterAfterTwoActions : t_.laterAfterOneAction;
+            std::max(w.bestDirect + w_.secondAttack * w.secondDirect, w_.reachAttack * w.bestReach);
+        const double later = actions >= 2 ? w_.laterAfterTwoActions : w_.laterAfterOneAction;
         s.term[kThreats][index(mover)] = exactGainLogit(mover, now);
         s.term[kThreats][index(waiter)] = later * exactGainLogit(waiter, next);
         d.attacks = {attacks[0].attacks, attacks[1].attacks};
@@ -111,13 +118,13 @@ class Evaluator {
         // Exposure: every attack the enemy can make in place with profit, not just the best.
         for (const Player p : {Player::One, Player::Two})
             s.term[kExposureTerm][index(p)] =
-                -t_.exposure * gainLogit(attacks[index(opponent(p))].exposed);
+                -w_.exposure * gainLogit(attacks[index(opponent(p))].exposed);
 
         // Mobility, and the centre when every attack goes through it.
         for (const Player p : {Player::One, Player::Two}) {
             const int cells = mobility_[index(p)];
             d.cells[index(p)] = cells;
-            s.term[kMobility][index(p)] = t_.mobilityPerCell * cells;
+            s.term[kMobility][index(p)] = w_.mobilityPerCell * cells;
             if (rules_.kingOfTheCentre() && all_[index(p)].has(Cell::centre()))
                 s.term[kCentreTerm][index(p)] =
                     t_.centreKing * (1.0 + t_.centreWorth * std::max(0.0, m_.worth[0]));
@@ -344,6 +351,7 @@ class Evaluator {
     const Position& pos_;
     const Rules& rules_;
     const Tunables& t_;
+    const EvalWeights w_;  // the ruleset's of t_
     Bitboard empty_;
     FreePlanes planes_;
     bool restricted_ = false;
@@ -380,7 +388,7 @@ void scoreAt(const Position& pos, Scores& s, const Tunables& tunables, Memo* mem
     } else {
         e.score(s, pos.sideToMove(), pos.actionsLeft(), false);
     }
-    s.calibration = tunables.calibration;
+    s.calibration = e.calibration();
 }
 
 double scoredValue(const Position& pos, const Tunables& tunables, Memo* memo) {

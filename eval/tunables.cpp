@@ -43,6 +43,42 @@ constexpr std::array kSpecs = {
     weight("slopeFloor", &T::slopeFloor, 0.01, 0.25, "least W (1 - W) in the logit's slope"),
     weight("mobilityPerCell", &T::mobilityPerCell, 0, 0.05, "a cell in one move's reach"),
     count("mobilityCap", &T::mobilityCap, 0, 24, "cells per piece that count"),
+    weight("holochessCalibration", &T::holochessCalibration, 0.1, 2,
+           "holochess: every term of a game not over"),
+    weight("holochessSecondAttack", &T::holochessSecondAttack, 0, 1,
+           "holochess: second in-place attack of a turn"),
+    weight("holochessReachAttack", &T::holochessReachAttack, 0, 1,
+           "holochess: an attack after a move"),
+    weight("holochessLaterAfterTwoActions", &T::holochessLaterAfterTwoActions, 0, 1,
+           "holochess: the waiting side's attacks, the mover with two actions"),
+    weight("holochessLaterAfterOneAction", &T::holochessLaterAfterOneAction, 0, 1,
+           "holochess: the waiting side's attacks, the mover with one action"),
+    weight("holochessExposure", &T::holochessExposure, 0, 1,
+           "holochess: every profitable attack suffered"),
+    weight("holochessSlopeFloor", &T::holochessSlopeFloor, 0.01, 0.25,
+           "holochess: least W (1 - W) in the logit's slope"),
+    weight("holochessMobilityPerCell", &T::holochessMobilityPerCell, 0, 0.05,
+           "holochess: a cell in one move's reach"),
+    count("holochessMobilityCap", &T::holochessMobilityCap, 0, 24,
+          "holochess: cells per piece that count"),
+    weight("classicCalibration", &T::classicCalibration, 0.1, 2,
+           "dalsian-classic: every term of a game not over"),
+    weight("classicSecondAttack", &T::classicSecondAttack, 0, 1,
+           "dalsian-classic: second in-place attack of a turn"),
+    weight("classicReachAttack", &T::classicReachAttack, 0, 1,
+           "dalsian-classic: an attack after a move"),
+    weight("classicLaterAfterTwoActions", &T::classicLaterAfterTwoActions, 0, 1,
+           "dalsian-classic: the waiting side's attacks, the mover with two actions"),
+    weight("classicLaterAfterOneAction", &T::classicLaterAfterOneAction, 0, 1,
+           "dalsian-classic: the waiting side's attacks, the mover with one action"),
+    weight("classicExposure", &T::classicExposure, 0, 1,
+           "dalsian-classic: every profitable attack suffered"),
+    weight("classicSlopeFloor", &T::classicSlopeFloor, 0.01, 0.25,
+           "dalsian-classic: least W (1 - W) in the logit's slope"),
+    weight("classicMobilityPerCell", &T::classicMobilityPerCell, 0, 0.05,
+           "dalsian-classic: a cell in one move's reach"),
+    count("classicMobilityCap", &T::classicMobilityCap, 0, 24,
+          "dalsian-classic: cells per piece that count"),
     weight("centreKing", &T::centreKing, 0, 1, "a piece on a under KingOfTheCentre"),
     weight("centreWorth", &T::centreWorth, 0, 8, "its worth's share of that"),
     weight("safeRing", &T::safeRing, 0, 1, "share of the lead a hidden side voids"),
@@ -234,6 +270,40 @@ Tunables::ReportModel Tunables::reportModel(Ruleset ruleset) const {
     }
     return {{kellyReport25, kellyReport50, kellyReport75},
             {kellyDraw0, kellyDraw25, kellyDraw50, kellyDraw75}};
+}
+
+EvalWeights Tunables::evalWeights(Ruleset ruleset) const {
+    switch (ruleset) {
+        case Ruleset::Holochess:
+            return {
+                holochessCalibration,          holochessSecondAttack,        holochessReachAttack,
+                holochessLaterAfterTwoActions, holochessLaterAfterOneAction, holochessExposure,
+                holochessSlopeFloor,           holochessMobilityPerCell,     holochessMobilityCap};
+        case Ruleset::DalsianClassic:
+            return {classicCalibration,          classicSecondAttack,        classicReachAttack,
+                    classicLaterAfterTwoActions, classicLaterAfterOneAction, classicExposure,
+                    classicSlopeFloor,           classicMobilityPerCell,     classicMobilityCap};
+        case Ruleset::Kelly:
+        case Ruleset::Dalsian:
+        case Ruleset::Courtier:
+            break;
+    }
+    return {calibration, secondAttack, reachAttack,     laterAfterTwoActions, laterAfterOneAction,
+            exposure,    slopeFloor,   mobilityPerCell, mobilityCap};
+}
+
+std::string_view evalWeightsPrefix(Ruleset ruleset) {
+    switch (ruleset) {
+        case Ruleset::Holochess:
+            return "holochess";
+        case Ruleset::DalsianClassic:
+            return "classic";
+        case Ruleset::Kelly:
+        case Ruleset::Dalsian:
+        case Ruleset::Courtier:
+            break;
+    }
+    return "";
 }
 
 }  // namespace dejarik::eval

@@ -14,6 +14,19 @@
 
 namespace dejarik::eval {
 
+// The weights of the evaluation's terms that each ruleset has of its own
+// (Tunables::evalWeights): the members of Tunables of those names serve kelly, dalsian and
+// Courtier; holochess and dalsian-classic have theirs, prefixed.
+struct EvalWeights {
+    double calibration = 0;
+    double secondAttack = 0, reachAttack = 0;
+    double laterAfterTwoActions = 0, laterAfterOneAction = 0;
+    double exposure = 0;
+    double slopeFloor = 0;
+    double mobilityPerCell = 0;
+    int mobilityCap = 0;
+};
+
 struct Tunables {
     // Every term of a position not over is scaled by this before the final tanh. Arena
     // games showed the terms about twice too confident (where the engine claimed +0.86 it
@@ -40,6 +53,31 @@ struct Tunables {
     // Positional terms, in logits.
     double mobilityPerCell = 0.004;
     int mobilityCap = 8;  // cells per piece that still count
+
+    // The same weights for holochess, fitted to 1,200 depth-4 self-play games' results
+    // (dejarik-tune --records, docs/tuning.md): where every attack is a split-d6 lottery
+    // the terms are surer than kelly's (its draws are few), the waiting side's attacks count
+    // when the mover has one action left, and every profitable attack suffered weighs. SPRT
+    // against the kelly weights at depth 4: H1, +21.2 ± 11.7 Elo (luck-adjusted +16.9 ± 5.8),
+    // 566 pairs.
+    double holochessCalibration = 0.963125;
+    double holochessSecondAttack = 1, holochessReachAttack = 0.4;
+    double holochessLaterAfterTwoActions = 0.078125, holochessLaterAfterOneAction = 0.9171875;
+    double holochessExposure = 0.634375;
+    double holochessSlopeFloor = 0.18575;
+    double holochessMobilityPerCell = 0.00040625;
+    int holochessMobilityCap = 6;
+    // dalsian-classic's, fitted the same way: much the same moves, the second in-place
+    // attack nearly worthless (a CentreWin hold or a d20 kill has usually changed the board),
+    // mobility counted further. SPRT at depth 4: H1, +22.7 ± 12.8 Elo (luck-adjusted
+    // +20.1 ± 4.4), 597 pairs.
+    double classicCalibration = 0.82359375;
+    double classicSecondAttack = 0.090625, classicReachAttack = 0.3640625;
+    double classicLaterAfterTwoActions = 0, classicLaterAfterOneAction = 1;
+    double classicExposure = 0.7015625;
+    double classicSlopeFloor = 0.25;
+    double classicMobilityPerCell = 0.004546875;
+    int classicMobilityCap = 17;
     // With KingOfTheCentre every attack goes through `a`: a piece there is worth
     // centreKing * (1 + centreWorth * its attrition worth). Without it the centre earns
     // nothing of its own (1-ply games lost with a bonus for standing there).
@@ -48,8 +86,11 @@ struct Tunables {
 
     // Ruleset terms.
     double safeRing = 0.5;  // SafeOuterOrbit: share of the lead the hider can void
-    double holdStep = 0.6;  // CentreWin: a hold counter about to reach N
-    double holdContested = 0.4;
+    // CentreWin: a hold counter about to reach N (fitted with dalsian-classic's weights
+    // above: the counter alone is worth nothing, a contested hold 0.2 of a step), a hold
+    // the other side can attack.
+    double holdStep = 0;
+    double holdContested = 0.2;
     double holdWin = 6.0;       // a hold win nothing can stop: tanh(6 * 0.5) = 0.995, plus
     double holdWinRest = 0.05;  // this share of the rest, so material still counts
     int quietHorizon = 30;      // actions before the quiet draw where the value shrinks
@@ -84,6 +125,9 @@ struct Tunables {
         std::array<double, 4> draw;   // at |v| = 0, 0.25, 0.5, 0.75
     };
     [[nodiscard]] ReportModel reportModel(Ruleset ruleset) const;
+
+    // The evaluation weights of a ruleset (EvalWeights).
+    [[nodiscard]] EvalWeights evalWeights(Ruleset ruleset) const;
 
     // The weight called `name` (TunableSpec::name), if there is one.
     [[nodiscard]] std::optional<double> get(std::string_view name) const;
@@ -128,5 +172,9 @@ struct TunableSpec {
 // Every weight of `t` as `name value` lines, each with its meaning, range and default in a
 // comment: what parseTunables() reads back to the same values.
 [[nodiscard]] std::string formatTunables(const Tunables& t);
+
+// What the names of a ruleset's evaluation weights begin with (EvalWeights): "" for those
+// the unprefixed members serve, else "holochess" or "classic" (holochessCalibration, ...).
+[[nodiscard]] std::string_view evalWeightsPrefix(Ruleset ruleset);
 
 }  // namespace dejarik::eval

@@ -105,12 +105,20 @@ TEST_CASE("default parameters follow the rules") {
     const auto kelly = tune::defaultParams(Rules::preset(Ruleset::Kelly));
     const auto dalsian = tune::defaultParams(Rules::preset(Ruleset::Dalsian));
     const auto classic = tune::defaultParams(Rules::preset(Ruleset::DalsianClassic));
+    const auto holochess = tune::defaultParams(Rules::preset(Ruleset::Holochess));
     CHECK(has(kelly, "calibration"));
+    CHECK(has(dalsian, "calibration"));
+    // Holochess and dalsian-classic fit their own evaluation weights, not kelly's.
+    CHECK(has(holochess, "holochessCalibration"));
+    CHECK(has(holochess, "holochessMobilityCap"));
+    CHECK_FALSE(has(holochess, "calibration"));
+    CHECK(has(classic, "classicExposure"));
+    CHECK_FALSE(has(classic, "exposure"));
     CHECK_FALSE(has(kelly, "safeRing"));
     CHECK(has(dalsian, "safeRing"));
     CHECK(has(classic, "holdStep"));
     CHECK_FALSE(has(kelly, "holdStep"));
-    for (const auto* list : {&kelly, &dalsian, &classic})
+    for (const auto* list : {&kelly, &dalsian, &classic, &holochess})
         for (const std::string& name : *list) {
             CAPTURE(name);
             CHECK(eval::findTunable(name) != nullptr);

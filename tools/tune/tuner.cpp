@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <thread>
@@ -183,9 +184,19 @@ eval::Tunables fit(std::span<const Sample> samples, const eval::Tunables& start,
 }
 
 std::vector<std::string> defaultParams(const Rules& rules) {
-    std::vector<std::string> names = {"calibration",          "secondAttack",        "reachAttack",
-                                      "laterAfterTwoActions", "laterAfterOneAction", "exposure",
-                                      "slopeFloor",           "mobilityPerCell",     "mobilityCap"};
+    // The ruleset's own evaluation weights (eval::EvalWeights), by their prefixed names.
+    const std::string prefix(eval::evalWeightsPrefix(rules.ruleset()));
+    std::vector<std::string> names;
+    for (const char* name : {"calibration", "secondAttack", "reachAttack", "laterAfterTwoActions",
+                             "laterAfterOneAction", "exposure", "slopeFloor", "mobilityPerCell",
+                             "mobilityCap"}) {
+        std::string full = name;
+        if (!prefix.empty()) {
+            full[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(full[0])));
+            full = prefix + full;
+        }
+        names.push_back(full);
+    }
     if (rules.kingOfTheCentre()) names.insert(names.end(), {"centreKing", "centreWorth"});
     if (rules.safeOuterOrbit()) names.emplace_back("safeRing");
     if (rules.centreWin() > 0)

@@ -67,7 +67,8 @@ struct FitOptions {
                                  const FitOptions& options,
                                  const std::function<void(const std::string&)>& progress);
 
-// The weights a fit changes by default for a rule mix: those its positions can move (the
+// The weights a fit changes by default for a rule mix: its ruleset's own evaluation weights
+// (eval::evalWeightsPrefix), and those its positions can move (the
 // CentreWin, KingOfTheCentre and safe-ring weights only where the rules have them), without
 // the wdl-only draw shares and the quiet horizon (the tables' positions have no quiet draw).
 [[nodiscard]] std::vector<std::string> defaultParams(const Rules& rules);
