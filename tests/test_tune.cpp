@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "game.h"
 #include "generate.h"
+#include "search.h"
 #include "temp_dir.h"
 #include "tuner.h"
 
@@ -51,6 +52,47 @@ TEST_CASE("samples: decision points of at most three creatures, labelled by the 
     const auto other = tune::tableSamples(tb, Ruleset::Kelly, 300, 4, 4);
     CHECK(again.back().pos.key() == samples.back().pos.key());
     CHECK(other.back().pos.key() != samples.back().pos.key());
+}
+
+TEST_CASE("capture samples: five creatures, an attack to make, labelled by the search") {
+    // The test's tables hold the sets of three; a capture from five lands on four, which the
+    // search then searches itself: the label must be the search's value all the same.
+    const tables::Tablebase& tb = kellyTables();
+    const auto shared = std::shared_ptr<const tables::Tablebase>(&tb, [](const auto*) {});
+    const tune::CaptureOptions options{
+        .count = 40, .perGame = 2, .depth = 2, .threads = 1, .seed = 3};
+    const auto samples = tune::captureSamples(shared, Ruleset::Kelly, {}, options);
+    REQUIRE(samples.size() == 40);
+    search::Searcher searcher;
+    searcher.setOptions({.hashMiB = 1, .threads = 1, .multiPv = 1});
+    searcher.setTables(shared);
+    search::Limits limits;
+    limits.depth = 2;
+    int differ = 0;
+    for (const tune::Sample& s : samples) {
+        CAPTURE(s.pos.dfen());
+        CHECK(s.pos.phase() == Phase::Decision);
+        CHECK(s.pos.occupied().count() == tables::kMaxPieces + 1);
+        CHECK(s.pos.rules().drawTurns() == 0);
+        EventList list;
+        s.pos.generate(list);
+        CHECK(std::any_of(list.begin(), list.end(),
+                          [](Event e) { return e.kind() == EventKind::Attack; }));
+        searcher.clearHash();
+        const double v = searcher.run(s.pos, limits).lines.front().value;
+        CHECK(s.label == doctest::Approx(s.pos.decider() == Player::One ? v : -v));
+        differ += std::abs(s.label - eval::evaluate(s.pos)) > 1e-3;
+    }
+    CHECK(differ > 10);  // the search, not the evaluator alone
+    // Two threads label the same positions the same way.
+    auto two = options;
+    two.threads = 2;
+    const auto again = tune::captureSamples(shared, Ruleset::Kelly, {}, two);
+    REQUIRE(again.size() == samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        CHECK(again[i].pos.key() == samples[i].pos.key());
+        CHECK(again[i].label == doctest::Approx(samples[i].label));
+    }
 }
 
 TEST_CASE("loss: the mean squared error, the same on any number of threads") {

@@ -17,6 +17,8 @@ expect_usage_error "--threads" --threads 0 --out "$tmp/w.txt"
 expect_usage_error "unknown weight boldness" --params calibration,boldness --out "$tmp/w.txt"
 expect_usage_error "--ruleset" --ruleset chess --out "$tmp/w.txt"
 expect_usage_error "--start" --start "$tmp/none.txt" --out "$tmp/w.txt"
+expect_usage_error "--captures" --captures -1 --out "$tmp/w.txt"
+expect_usage_error "--capture-depth" --captures 10 --capture-depth 0 --out "$tmp/w.txt"
 
 checks=$((checks + 1))
 run --tables "$tmp/empty" --positions 100 --out "$tmp/w.txt"
@@ -40,6 +42,20 @@ elif [[ -s $tmp/out ]]; then
     fail "[fit] printed on stdout: $(head -c 200 "$tmp/out")"
 elif ! grep -q "^calibration " "$tmp/w.txt"; then
     fail "[fit] no weights in the file: $(cat "$tmp/w.txt")"
+fi
+
+# Positions one capture from the tables join the fit, with their own loss lines.
+checks=$((checks + 1))
+run --tables "$tmp/tables" --positions 200 --captures 30 --capture-depth 2 --seconds 5 \
+    --params calibration --out "$tmp/w5.txt"
+if [[ $rc -ne 0 ]]; then
+    fail "[captures] exit code $rc: $(cat "$tmp/err")"
+elif ! grep -q "^labelled 30 positions of five creatures by depth-2 searches" "$tmp/err" ||
+    ! grep -q "^sampled 230 positions" "$tmp/err" ||
+    ! grep -qE "^end: loss [0-9.]+ on the 30 positions of five creatures" "$tmp/err"; then
+    fail "[captures] lines missing: $(cat "$tmp/err")"
+elif ! grep -q "^# dejarik-tune .*--captures 30 --capture-depth 2" "$tmp/w5.txt"; then
+    fail "[captures] the file's first line does not say so: $(head -1 "$tmp/w5.txt")"
 fi
 
 checks=$((checks + 1))

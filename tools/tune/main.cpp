@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ using namespace dejarik;
 namespace {
 
 constexpr std::string_view kProgram = "dejarik-tune";
+// The game numbers of --captures' samples start here, apart from the others'.
+constexpr std::uint64_t kCaptureGames = std::uint64_t{1} << 40;
 
 int usageError(const std::string& message) {
     return tools::usageError(kProgram, message);
@@ -49,14 +52,17 @@ int main(int argc, char** argv) {
         "                    [--positions N] [--per-game K] [--seconds S] [--threads N]\n"
         "                    [--params a,b,...] [--start FILE] [--seed N]\n"
         "                    [--records FILE... [--stride K]]\n"
+        "                    [--captures N [--capture-depth D]]\n"
         "Fits the evaluation weights to positions of at most four creatures labelled by the\n"
         "exact endgame tables (mean squared error of evaluate() against the tables' value), or\n"
         "with --records to arena games' positions labelled by their results, holding out the\n"
         "positions of every fifth game, and writes the weights as EvalFile reads them.\n"
+        "--captures adds positions of five creatures one capture from the tables, labelled by\n"
+        "a search with the tables.\n"
         "Progress goes to stderr.\nOptions");
     std::string rulesetName = "kelly", tablePath, params, startFile, outFile;
     std::vector<std::string> ruleOptions, recordFiles;
-    int stride = 1;
+    int stride = 1, captures = 0, captureDepth = 4;
     int positions = 20000, perGame = 8, threads = 2;
     double limit = 120;
     std::uint64_t seed = 1;
@@ -79,6 +85,11 @@ int main(int argc, char** argv) {
         "arena game records (repeatable): their decision points labelled by the game's result, "
         "instead of the tables")("stride", po::value(&stride),
                                  "with --records: every K-th decision point (default 1)")(
+        "captures", po::value(&captures),
+        "add this many positions of five creatures where the player to decide can attack, "
+        "labelled by a search with the tables (default 0)")(
+        "capture-depth", po::value(&captureDepth),
+        "the depth of that search, in actions (default 4)")(
         "out", po::value(&outFile), "write the fitted weights here (required)");
     po::variables_map vm;
     if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, argc, argv, vm))
@@ -92,6 +103,10 @@ int main(int argc, char** argv) {
     if (positions < 10 || positions > 10'000'000)
         return usageError("--positions must be from 10 to 10000000");
     if (perGame < 1) return usageError("--per-game must be 1 or more");
+    if (captures < 0 || captures > 1'000'000)
+        return usageError("--captures must be from 0 to 1000000");
+    if (captureDepth < 1 || captureDepth > 12)
+        return usageError("--capture-depth must be from 1 to 12");
     if (threads < 1 || threads > 64) return usageError("--threads must be from 1 to 64");
     if (!(limit > 0)) return usageError("--seconds must be above 0");
     const Rules rules(options);
@@ -124,12 +139,31 @@ int main(int argc, char** argv) {
         if (auto err = tune::recordSamples(*records, stride, fromRecords))
             return usageError("--records: " + file + ": " + *err);
     }
-    const tables::Tablebase tb(
+    const auto tablebase = std::make_shared<const tables::Tablebase>(
         tablePath.empty() ? tables::defaultTablePath() : std::filesystem::path(tablePath), rules);
+    const tables::Tablebase& tb = *tablebase;
     for (const std::string& problem : tb.problems())
         say("tables: " + problem);
     auto samples = recordFiles.empty() ? tune::tableSamples(tb, *ruleset, positions, perGame, seed)
                                        : std::move(fromRecords.samples);
+    if (captures > 0) {
+        const auto t = std::chrono::steady_clock::now();
+        auto more = tune::captureSamples(tablebase, *ruleset, start,
+                                         {.count = captures,
+                                          .perGame = perGame,
+                                          .depth = captureDepth,
+                                          .threads = threads,
+                                          .seed = seed});
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "labelled %zu positions of five creatures by depth-%d searches in %.1f s",
+                      more.size(), captureDepth, seconds(t));
+        say(line);
+        // Their games are not the other samples' games: apart in the hold-out's count.
+        for (tune::Sample& s : more)
+            s.game += kCaptureGames;
+        samples.insert(samples.end(), more.begin(), more.end());
+    }
     if (samples.size() < 10 && !recordFiles.empty()) {
         std::cerr << kProgram << ": error: only " << samples.size()
                   << " decision points in the records\n";
@@ -157,6 +191,16 @@ int main(int argc, char** argv) {
                   heldBefore);
     say(line);
 
+    // The five-creature positions' own loss, fitted and held out together.
+    std::vector<tune::Sample> five;
+    for (const tune::Sample& s : samples)
+        if (s.game >= kCaptureGames) five.push_back(s);
+    if (!five.empty()) {
+        std::snprintf(line, sizeof line, "start: loss %.6f on the %zu positions of five creatures",
+                      tune::meanSquaredError(five, start, threads), five.size());
+        say(line);
+    }
+
     const auto t1 = std::chrono::steady_clock::now();
     const eval::Tunables tuned = tune::fit(train, start, fit, say);
     const double fitAfter = tune::meanSquaredError(train, tuned, threads);
@@ -164,6 +208,11 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "end: loss %.6f fitted, %.6f held out, fit %.1f s", fitAfter,
                   heldAfter, seconds(t1));
     say(line);
+    if (!five.empty()) {
+        std::snprintf(line, sizeof line, "end: loss %.6f on the %zu positions of five creatures",
+                      tune::meanSquaredError(five, tuned, threads), five.size());
+        say(line);
+    }
 
     std::ofstream out(outFile, std::ios::trunc);
     out << "# dejarik-tune --ruleset " << rulesetName
@@ -171,6 +220,9 @@ int main(int argc, char** argv) {
                 ? " --positions " + std::to_string(positions) + " --seed " + std::to_string(seed)
                 : " --records (" + std::to_string(recordFiles.size()) + " files) --stride " +
                       std::to_string(stride))
+        << (captures > 0 ? " --captures " + std::to_string(captures) + " --capture-depth " +
+                               std::to_string(captureDepth)
+                         : "")
         << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore << " -> "
         << heldAfter << " held out\n"
         << eval::formatTunables(tuned);

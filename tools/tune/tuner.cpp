@@ -1,8 +1,8 @@
 #include "tuner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <thread>
@@ -10,6 +10,7 @@
 #include "baselines.h"
 #include "deals.h"
 #include "eval.h"
+#include "search.h"
 #include "splitmix.h"
 
 namespace dejarik::tune {
@@ -50,17 +51,16 @@ std::string number(double v) {
     return buf;
 }
 
-}  // namespace
-
-std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset ruleset, int count,
-                                 int perGame, std::uint64_t seed) {
+// Plays games from random deals of `ruleset` under `rules` (the walk's players, the dice by
+// their odds) and offers every decision point to `take`, which says whether it kept it; a
+// game ends after `perGame` kept positions, the walk once `enough()` or after `games` games.
+void walkGames(
+    const Rules& rules, Ruleset ruleset, std::uint64_t seed, std::uint64_t games, int perGame,
+    const std::function<bool(const Position&, std::uint64_t game, std::uint64_t& rng)>& take,
+    const std::function<bool()>& enough) {
     constexpr int kMaxEvents = 1500;  // DrawTurns 0: a walk could go on forever
-    const Rules& rules = tables.rules();
-    std::vector<Sample> out;
     std::uint64_t rng = seed ^ 0x7E57AB1Eull;
-    for (std::uint64_t game = 0; static_cast<int>(out.size()) < count &&
-                                 game < 50 * static_cast<std::uint64_t>(std::max(count, 1));
-         ++game) {
+    for (std::uint64_t game = 0; game < games && !enough(); ++game) {
         auto start = Position::fromDfen(arena::randomDeal(ruleset, seed, game), rules);
         if (!start) continue;
         Position pos = *start;
@@ -70,19 +70,77 @@ std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset rulese
                 pos.apply(rollOutcome(pos, rng));
                 continue;
             }
-            // Every third eligible position, so that one game gives several stages of play.
-            if (pos.phase() == Phase::Decision && pos.occupied().count() <= tables::kMaxPieces &&
-                uniform(rng) < 0.34)
-                if (const auto v = tables.probe(pos)) {
-                    out.push_back({pos, *v, game});
-                    ++taken;
-                    if (static_cast<int>(out.size()) == count) break;
-                }
+            if (pos.phase() == Phase::Decision && take(pos, game, rng)) {
+                ++taken;
+                if (enough()) return;
+            }
             const Event e = walkDecision(pos, rng);
             if (e.isNone()) break;
             pos.apply(e);
         }
     }
+}
+
+bool canAttack(const Position& pos) {
+    EventList list;
+    pos.generate(list);
+    return std::any_of(list.begin(), list.end(),
+                       [](Event e) { return e.kind() == EventKind::Attack; });
+}
+
+}  // namespace
+
+std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset ruleset, int count,
+                                 int perGame, std::uint64_t seed) {
+    std::vector<Sample> out;
+    walkGames(
+        tables.rules(), ruleset, seed, 50 * static_cast<std::uint64_t>(std::max(count, 1)), perGame,
+        [&](const Position& pos, std::uint64_t game, std::uint64_t& rng) {
+            // Every third eligible position, so that one game gives several stages of play.
+            if (pos.occupied().count() > tables::kMaxPieces || uniform(rng) >= 0.34) return false;
+            const auto v = tables.probe(pos);
+            if (v) out.push_back({pos, *v, game});
+            return v.has_value();
+        },
+        [&] { return static_cast<int>(out.size()) >= count; });
+    return out;
+}
+
+std::vector<Sample> captureSamples(const std::shared_ptr<const tables::Tablebase>& tables,
+                                   Ruleset ruleset, const eval::Tunables& start,
+                                   const CaptureOptions& options) {
+    std::vector<Sample> out;
+    walkGames(
+        tables->rules(), ruleset, options.seed ^ 0xCA97A3E5ull,
+        50 * static_cast<std::uint64_t>(std::max(options.count, 1)), options.perGame,
+        [&](const Position& pos, std::uint64_t game, std::uint64_t& rng) {
+            if (pos.occupied().count() != tables::kMaxPieces + 1 || uniform(rng) >= 0.34 ||
+                !canAttack(pos))
+                return false;
+            out.push_back({pos, 0, game});
+            return true;
+        },
+        [&] { return static_cast<int>(out.size()) >= options.count; });
+    // Each thread searches every threads-th position with a searcher of its own.
+    const int threads = std::clamp(options.threads, 1, 64);
+    const auto work = [&](int t) {
+        search::Searcher searcher;
+        searcher.setOptions({.hashMiB = 16, .threads = 1, .multiPv = 1});
+        searcher.setTables(tables);
+        searcher.setTunables(start);
+        search::Limits limits;
+        limits.depth = std::max(options.depth, 1);
+        for (std::size_t i = static_cast<std::size_t>(t); i < out.size();
+             i += static_cast<std::size_t>(threads)) {
+            const search::Report report = searcher.run(out[i].pos, limits);
+            const double v = report.lines.empty() ? 0 : report.lines.front().value;
+            out[i].label = out[i].pos.decider() == Player::One ? v : -v;
+        }
+    };
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
     return out;
 }
 
@@ -187,9 +245,9 @@ std::vector<std::string> defaultParams(const Rules& rules) {
     // The ruleset's own evaluation weights (eval::EvalWeights), by their prefixed names.
     const std::string prefix(eval::evalWeightsPrefix(rules.ruleset()));
     std::vector<std::string> names;
-    for (const char* name : {"calibration", "secondAttack", "reachAttack", "laterAfterTwoActions",
-                             "laterAfterOneAction", "exposure", "slopeFloor", "mobilityPerCell",
-                             "mobilityCap"}) {
+    for (const char* name :
+         {"calibration", "secondAttack", "reachAttack", "laterAfterTwoActions",
+          "laterAfterOneAction", "exposure", "slopeFloor", "mobilityPerCell", "mobilityCap"}) {
         std::string full = name;
         if (!prefix.empty()) {
             full[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(full[0])));

@@ -36,6 +36,22 @@ struct Sample {
 [[nodiscard]] std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset ruleset,
                                                int count, int perGame, std::uint64_t seed);
 
+// Decision points of exactly five creatures where the player to decide can attack: one
+// capture from the tables, where the evaluator meets them in the engine's search. Each is
+// labelled by a search of `depth` actions with the tables (DrawTurns 0): every capture in
+// its reach lands on a table value, so the label is mostly the tables' and the start
+// weights count only at the leaves no capture reaches.
+struct CaptureOptions {
+    int count = 0;
+    int perGame = 4;
+    int depth = 4;
+    int threads = 1;
+    std::uint64_t seed = 1;
+};
+[[nodiscard]] std::vector<Sample> captureSamples(
+    const std::shared_ptr<const tables::Tablebase>& tables, Ruleset ruleset,
+    const eval::Tunables& start, const CaptureOptions& options);
+
 // Positions from arena game records (docs/arena.md, "Records"), each labelled by its game's
 // result for player 1 (+1, 0, -1): Texel's original labels, for positions with any number
 // of creatures and the quiet draw in play. The positions point to `rules`, one per record.
