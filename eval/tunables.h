@@ -103,12 +103,12 @@ struct Tunables {
     // reports goes through this.
     double kellyReport25 = 0.1458, kellyReport50 = 0.3962, kellyReport75 = 0.6499;
     double kellyDraw0 = 0.9663, kellyDraw25 = 0.7661, kellyDraw50 = 0.5594, kellyDraw75 = 0.2078;
-    double holochessReport25 = 0.3675, holochessReport50 = 0.6807, holochessReport75 = 0.8221;
-    double holochessDraw0 = 0.3273, holochessDraw25 = 0.0111, holochessDraw50 = 0.0028,
-           holochessDraw75 = 0.0124;
+    double holochessReport25 = 0.2164, holochessReport50 = 0.4959, holochessReport75 = 0.7332;
+    double holochessDraw0 = 0.1551, holochessDraw25 = 0.0238, holochessDraw50 = 0.0198,
+           holochessDraw75 = 0.0011;
     double dalsianReport25 = 0, dalsianReport50 = 0, dalsianReport75 = 0.75;
     double dalsianDraw0 = 1, dalsianDraw25 = 1, dalsianDraw50 = 1, dalsianDraw75 = 0;
-    double classicReport25 = 0.309, classicReport50 = 0.5648, classicReport75 = 0.8342;
+    double classicReport25 = 0.276, classicReport50 = 0.5769, classicReport75 = 0.7956;
     double classicDraw0 = 0, classicDraw25 = 0, classicDraw50 = 0, classicDraw75 = 0;
 
     // Draw shares (wdl only).
