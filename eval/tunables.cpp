@@ -1,6 +1,7 @@
 #include "tunables.h"
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -292,18 +293,24 @@ EvalWeights Tunables::evalWeights(Ruleset ruleset) const {
             exposure,    slopeFloor,   mobilityPerCell, mobilityCap};
 }
 
-std::string_view evalWeightsPrefix(Ruleset ruleset) {
+std::string evalWeightName(std::string_view base, Ruleset ruleset) {
+    std::string_view prefix;
     switch (ruleset) {
         case Ruleset::Holochess:
-            return "holochess";
+            prefix = "holochess";
+            break;
         case Ruleset::DalsianClassic:
-            return "classic";
+            prefix = "classic";
+            break;
         case Ruleset::Kelly:
         case Ruleset::Dalsian:
         case Ruleset::Courtier:
-            break;
+            return std::string(base);
     }
-    return "";
+    std::string name = std::string(prefix) + std::string(base);
+    name[prefix.size()] =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(name[prefix.size()])));
+    return name;
 }
 
 }  // namespace dejarik::eval

@@ -26,6 +26,10 @@ struct EvalWeights {
     double mobilityPerCell = 0;
     int mobilityCap = 0;
 };
+// The names of those weights as the unprefixed members (and TunableSpec) call them.
+inline constexpr std::array<std::string_view, 9> kEvalWeightNames = {
+    "calibration", "secondAttack", "reachAttack",     "laterAfterTwoActions", "laterAfterOneAction",
+    "exposure",    "slopeFloor",   "mobilityPerCell", "mobilityCap"};
 
 struct Tunables {
     // Every term of a position not over is scaled by this before the final tanh. Arena
@@ -173,8 +177,9 @@ struct TunableSpec {
 // comment: what parseTunables() reads back to the same values.
 [[nodiscard]] std::string formatTunables(const Tunables& t);
 
-// What the names of a ruleset's evaluation weights begin with (EvalWeights): "" for those
-// the unprefixed members serve, else "holochess" or "classic" (holochessCalibration, ...).
-[[nodiscard]] std::string_view evalWeightsPrefix(Ruleset ruleset);
+// The name of a ruleset's evaluation weight `base` (one of kEvalWeightNames): `base` itself
+// where the unprefixed members serve, else prefixed, "holochessCalibration",
+// "classicExposure", ...
+[[nodiscard]] std::string evalWeightName(std::string_view base, Ruleset ruleset);
 
 }  // namespace dejarik::eval

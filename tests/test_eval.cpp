@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -696,18 +695,28 @@ TEST_CASE("tunables: holochess and dalsian-classic read their own evaluation wei
         return changed;
     };
     for (const char* base : {"calibration", "exposure", "secondAttack", "slopeFloor"}) {
-        std::string name = base;
-        name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
         CAPTURE(base);
+        const std::string holochess = eval::evalWeightName(base, Ruleset::Holochess);
+        const std::string classic = eval::evalWeightName(base, Ruleset::DalsianClassic);
+        CHECK(eval::evalWeightName(base, Ruleset::Kelly) == base);
+        CHECK(eval::evalWeightName(base, Ruleset::Dalsian) == base);
         CHECK(changes(base, Ruleset::Kelly) > 0);
         CHECK(changes(base, Ruleset::Dalsian) > 0);
         CHECK(changes(base, Ruleset::Holochess) == 0);
         CHECK(changes(base, Ruleset::DalsianClassic) == 0);
-        CHECK(changes(("holochess" + name).c_str(), Ruleset::Holochess) > 0);
-        CHECK(changes(("holochess" + name).c_str(), Ruleset::Kelly) == 0);
-        CHECK(changes(("classic" + name).c_str(), Ruleset::DalsianClassic) > 0);
-        CHECK(changes(("classic" + name).c_str(), Ruleset::Holochess) == 0);
+        CHECK(changes(holochess.c_str(), Ruleset::Holochess) > 0);
+        CHECK(changes(holochess.c_str(), Ruleset::Kelly) == 0);
+        CHECK(changes(classic.c_str(), Ruleset::DalsianClassic) > 0);
+        CHECK(changes(classic.c_str(), Ruleset::Holochess) == 0);
     }
+    CHECK(eval::evalWeightName("calibration", Ruleset::Holochess) == "holochessCalibration");
+    CHECK(eval::evalWeightName("mobilityCap", Ruleset::DalsianClassic) == "classicMobilityCap");
+    // Every name of kEvalWeightNames is a weight, under every ruleset's prefix.
+    for (const std::string_view base : eval::kEvalWeightNames)
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess, Ruleset::DalsianClassic}) {
+            CAPTURE(base);
+            CHECK(eval::findTunable(eval::evalWeightName(base, r)) != nullptr);
+        }
 }
 
 TEST_CASE("memo: evaluate(pos, memo) is evaluate(pos, memo's weights), for any weights") {

@@ -146,23 +146,24 @@ int main(int argc, char** argv) {
         say("tables: " + problem);
     auto samples = recordFiles.empty() ? tune::tableSamples(tb, *ruleset, positions, perGame, seed)
                                        : std::move(fromRecords.samples);
+    std::vector<tune::Sample> five;  // the five-creature positions, fitted and held out
     if (captures > 0) {
         const auto t = std::chrono::steady_clock::now();
-        auto more = tune::captureSamples(tablebase, *ruleset, start,
-                                         {.count = captures,
-                                          .perGame = perGame,
-                                          .depth = captureDepth,
-                                          .threads = threads,
-                                          .seed = seed});
+        five = tune::captureSamples(tablebase, *ruleset, start,
+                                    {.count = captures,
+                                     .perGame = perGame,
+                                     .depth = captureDepth,
+                                     .threads = threads,
+                                     .seed = seed});
         char line[160];
         std::snprintf(line, sizeof line,
                       "labelled %zu positions of five creatures by depth-%d searches in %.1f s",
-                      more.size(), captureDepth, seconds(t));
+                      five.size(), captureDepth, seconds(t));
         say(line);
         // Their games are not the other samples' games: apart in the hold-out's count.
-        for (tune::Sample& s : more)
+        for (tune::Sample& s : five)
             s.game += kCaptureGames;
-        samples.insert(samples.end(), more.begin(), more.end());
+        samples.insert(samples.end(), five.begin(), five.end());
     }
     if (samples.size() < 10 && !recordFiles.empty()) {
         std::cerr << kProgram << ": error: only " << samples.size()
@@ -191,10 +192,6 @@ int main(int argc, char** argv) {
                   heldBefore);
     say(line);
 
-    // The five-creature positions' own loss, fitted and held out together.
-    std::vector<tune::Sample> five;
-    for (const tune::Sample& s : samples)
-        if (s.game >= kCaptureGames) five.push_back(s);
     if (!five.empty()) {
         std::snprintf(line, sizeof line, "start: loss %.6f on the %zu positions of five creatures",
                       tune::meanSquaredError(five, start, threads), five.size());

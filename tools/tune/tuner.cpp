@@ -1,7 +1,6 @@
 #include "tuner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +80,14 @@ void walkGames(
     }
 }
 
+// Runs work(t) for t in [0, threads), t = 0 on the calling thread; returns when all have.
+void onThreads(int threads, const std::function<void(int)>& work) {
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
+}
+
 bool canAttack(const Position& pos) {
     EventList list;
     pos.generate(list);
@@ -137,10 +144,7 @@ std::vector<Sample> captureSamples(const std::shared_ptr<const tables::Tablebase
             out[i].label = out[i].pos.decider() == Player::One ? v : -v;
         }
     };
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work, t);
-    work(0);
+    onThreads(threads, work);
     return out;
 }
 
@@ -188,11 +192,7 @@ double meanSquaredError(std::span<const Sample> samples, const eval::Tunables& w
         }
         sums[static_cast<std::size_t>(t)] = sum;
     };
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work, t);
-    work(0);
-    pool.clear();  // joins
+    onThreads(threads, work);
     double total = 0;
     for (const double s : sums)
         total += s;
@@ -243,18 +243,9 @@ eval::Tunables fit(std::span<const Sample> samples, const eval::Tunables& start,
 
 std::vector<std::string> defaultParams(const Rules& rules) {
     // The ruleset's own evaluation weights (eval::EvalWeights), by their prefixed names.
-    const std::string prefix(eval::evalWeightsPrefix(rules.ruleset()));
     std::vector<std::string> names;
-    for (const char* name :
-         {"calibration", "secondAttack", "reachAttack", "laterAfterTwoActions",
-          "laterAfterOneAction", "exposure", "slopeFloor", "mobilityPerCell", "mobilityCap"}) {
-        std::string full = name;
-        if (!prefix.empty()) {
-            full[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(full[0])));
-            full = prefix + full;
-        }
-        names.push_back(full);
-    }
+    for (const std::string_view base : eval::kEvalWeightNames)
+        names.push_back(eval::evalWeightName(base, rules.ruleset()));
     if (rules.kingOfTheCentre()) names.insert(names.end(), {"centreKing", "centreWorth"});
     if (rules.safeOuterOrbit()) names.emplace_back("safeRing");
     if (rules.centreWin() > 0)

@@ -84,7 +84,7 @@ struct FitOptions {
                                  const std::function<void(const std::string&)>& progress);
 
 // The weights a fit changes by default for a rule mix: its ruleset's own evaluation weights
-// (eval::evalWeightsPrefix), and those its positions can move (the
+// (eval::evalWeightName), and those its positions can move (the
 // CentreWin, KingOfTheCentre and safe-ring weights only where the rules have them), without
 // the wdl-only draw shares and the quiet horizon (the tables' positions have no quiet draw).
 [[nodiscard]] std::vector<std::string> defaultParams(const Rules& rules);
