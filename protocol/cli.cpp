@@ -33,6 +33,7 @@
 #include "options.h"
 #include "output.h"
 #include "position.h"
+#include "race.h"
 #include "report.h"
 #include "rollout.h"
 #include "rules.h"
@@ -380,18 +381,36 @@ Side parseSide(const std::string& flag, const std::string& text, const Rules& ru
     return side;
 }
 
+// An army for --race: creature letters of the rules' set, either case, 1 to race::kMaxArmy.
+std::vector<Creature> parseArmy(const std::string& text, const Rules& rules) {
+    if (text.empty() || text.size() > static_cast<std::size_t>(race::kMaxArmy))
+        throw UsageError{"--race: an army is 1 to " + std::to_string(race::kMaxArmy) +
+                         " creature letters, not '" + text + "'"};
+    std::vector<Creature> army;
+    for (const char c : text) {
+        const auto piece = rules.pieceOf(c);
+        if (!piece)
+            throw UsageError{"--race: '" + std::string(1, c) + "' in '" + text +
+                             "' is not a creature letter (" + rules.letters() + ")"};
+        army.push_back(piece->creature());
+    }
+    return army;
+}
+
 int runOdds(const std::vector<std::string>& args) {
     std::string ruleset, attacker, defender, attack, defence;
-    std::vector<std::string> options, showdown;
+    std::vector<std::string> options, showdown, race;
     LogSettings log;
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
-        "                     --showdown P1 P2]\n"
+        "                     --showdown P1 P2 | --race [ARMY1 ARMY2]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
-        "other.\nOptions");
+        "other.\n--race: the most any player can score from two armies (creature letters, e.g.\n"
+        "GLNT KHMS), whatever both sides do; without armies, every split a deal makes.\n"
+        "Options");
     addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
                        "the attacking creature (its attack rating) or a rating")(
@@ -400,7 +419,9 @@ int runOdds(const std::vector<std::string>& args) {
         "attack", po::value(&attack), "the attack rating")("defence", po::value(&defence),
                                                            "the defence rating")(
         "showdown", po::value(&showdown)->multitoken(),
-        "P1 P2: the showdown of the last two pieces (each with its best rating)");
+        "P1 P2: the showdown of the last two pieces (each with its best rating)")(
+        "race", po::value(&race)->multitoken()->zero_tokens(),
+        "[ARMY1 ARMY2]: the race bound of player 1's army against player 2's");
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -416,6 +437,22 @@ int runOdds(const std::vector<std::string>& args) {
         throw UsageError{
             "an attack needs both sides: --attacker X --defender Y or --attack A "
             "--defence D"};
+    if (vm.count("race")) {
+        if (attackerFlags || vm.count("showdown"))
+            throw UsageError{"--race goes with no attack and no showdown"};
+        if (!race::materialDecides(rules))
+            throw UsageError{
+                "--race: these rules decide games by more than material "
+                "(CentreWin, Rays of Death)"};
+        std::optional<Armies> armies;
+        if (!race.empty()) {
+            if (race.size() != 2)
+                throw UsageError{"--race takes two armies, player 1's and player 2's"};
+            armies = Armies{parseArmy(race[0], rules), parseArmy(race[1], rules)};
+        }
+        printLines(raceLines(rules, armies));
+        return 0;
+    }
     if (vm.count("showdown")) {
         if (attackerFlags) throw UsageError{"--showdown does not go with an attack"};
         if (showdown.size() != 2)

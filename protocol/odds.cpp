@@ -1,6 +1,10 @@
 #include "odds.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
+
+#include "race.h"
 
 namespace dejarik::protocol {
 
@@ -89,6 +93,83 @@ std::vector<std::string> showdownTable(DiceModel model, int p1Rating, int p2Rati
     const Fraction w1 = odds.p1Wins(), w2 = odds.p2Wins();
     out.push_back("P(player 1 wins) = " + w1.str() + " = " + decimal(w1, 6));
     out.push_back("P(player 2 wins) = " + w2.str() + " = " + decimal(w2, 6));
+    return out;
+}
+
+namespace {
+
+std::string armyText(const Rules& rules, const std::vector<Creature>& army, Player owner) {
+    std::string s;
+    for (const Creature c : army)
+        s += rules.letter(Piece(owner, c));
+    return s;
+}
+
+std::string boundText(const race::Bound& b) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "score %.4f  win %.4f", b.score, b.win);
+    return buf;
+}
+
+// The splits a deal makes (RULES §3), each equally likely.
+std::vector<Armies> dealSplits(const Rules& rules) {
+    Armies groups;
+    for (const int i : rules.creatures().start(0))
+        groups.one.push_back(static_cast<Creature>(i));
+    for (const int i : rules.creatures().start(1))
+        groups.two.push_back(static_cast<Creature>(i));
+    if (rules.ruleset() == Ruleset::Holochess || rules.fromCreatureFile()) return {groups};
+    std::vector<Creature> all = groups.one;
+    all.insert(all.end(), groups.two.begin(), groups.two.end());
+    std::sort(all.begin(), all.end());
+    std::vector<Armies> splits;
+    const unsigned n = static_cast<unsigned>(all.size());
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        if (std::popcount(mask) != static_cast<int>(n / 2)) continue;
+        Armies a;
+        for (unsigned i = 0; i < n; ++i)
+            (mask >> i & 1 ? a.one : a.two).push_back(all[i]);
+        splits.push_back(std::move(a));
+    }
+    return splits;
+}
+
+}  // namespace
+
+std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies) {
+    if (!race::materialDecides(rules)) return {};
+    std::vector<std::string> out;
+    if (armies) {
+        const auto one = race::bound(rules, armies->one, armies->two);
+        const auto two = race::bound(rules, armies->two, armies->one);
+        if (!one || !two) return {};
+        const std::string a = armyText(rules, armies->one, Player::One),
+                          b = armyText(rules, armies->two, Player::Two);
+        out.push_back("player 1 " + a + " against " + b + ": at most " + boundText(*one));
+        out.push_back("player 2 " + b + " against " + a + ": at most " + boundText(*two));
+        return out;
+    }
+    const std::vector<Armies> splits = dealSplits(rules);
+    race::Bound sum, low{1, 1}, high{0, 0};
+    for (const Armies& s : splits) {
+        const auto b = race::bound(rules, s.one, s.two);
+        if (!b) return {};
+        out.push_back(armyText(rules, s.one, Player::One) + " vs " +
+                      armyText(rules, s.two, Player::Two) + "  " + boundText(*b));
+        sum.score += b->score;
+        sum.win += b->win;
+        low = {std::min(low.score, b->score), std::min(low.win, b->win)};
+        high = {std::max(high.score, b->score), std::max(high.win, b->win)};
+    }
+    if (splits.size() == 1) return out;
+    const double n = static_cast<double>(splits.size());
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "mean of %zu equally likely splits: score %.4f (%.4f to %.4f)  win %.4f "
+                  "(%.4f to %.4f)",
+                  splits.size(), sum.score / n, low.score, high.score, sum.win / n, low.win,
+                  high.win);
+    out.push_back(buf);
     return out;
 }
 

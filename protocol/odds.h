@@ -2,6 +2,7 @@
 // `odds` subcommand (the format of PERFT.md "Odds samples").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,16 @@ namespace dejarik::protocol {
 // The showdown of player 1's piece (best rating p1) against player 2's: the round odds and
 // each player's chance to win the game.
 [[nodiscard]] std::vector<std::string> showdownTable(DiceModel model, int p1Rating, int p2Rating);
+
+// The race bound (src/race.h) as text: with `armies` (player 1's creatures, player 2's) one
+// line for each player; without, one line for each split of the creatures a deal makes
+// (RULES §3: every four of the eight for player 1, equally likely; holochess and a creature
+// file keep their start groups) and, when there are several, their mean, for player 1.
+// Empty when the rules decide games by more than material.
+struct Armies {
+    std::vector<Creature> one, two;
+};
+[[nodiscard]] std::vector<std::string> raceLines(const Rules& rules,
+                                                 const std::optional<Armies>& armies);
 
 }  // namespace dejarik::protocol

@@ -6,7 +6,8 @@ add_executable(core-tests
   ${DEJARIK_CORE_TESTS_DIR}/test_board.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_dice.cpp ${DEJARIK_CORE_TESTS_DIR}/test_position.cpp
   ${DEJARIK_CORE_TESTS_DIR}/test_random_games.cpp ${DEJARIK_CORE_TESTS_DIR}/test_creature_set.cpp
-  ${DEJARIK_CORE_TESTS_DIR}/test_setup.cpp ${DEJARIK_CORE_TESTS_DIR}/test_rays.cpp)
+  ${DEJARIK_CORE_TESTS_DIR}/test_setup.cpp ${DEJARIK_CORE_TESTS_DIR}/test_rays.cpp
+  ${DEJARIK_CORE_TESTS_DIR}/test_race.cpp)
 target_link_libraries(core-tests PRIVATE core doctest-main)
 # The example creature files of data/creatures/ (RULES §16).
 target_compile_definitions(core-tests PRIVATE

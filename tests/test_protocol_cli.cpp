@@ -124,6 +124,21 @@ P(player 2 wins) = 21/31 = 0.677419)");
         CHECK(*(at + 1) == "dice=split-d6 attack=5 defence=2");
     }
 
+    TEST_CASE("odds --race: one line a player, or every split of a deal and their mean") {
+        const Run two = run({"odds", "--ruleset", "dalsian", "--race", "GLNT", "khms"});
+        CHECK(two.status == 0);
+        REQUIRE(two.out.size() == 2);
+        CHECK(startsWith(two.out[0], "player 1 GLNT against khms: at most score 0.84"));
+        CHECK(startsWith(two.out[1], "player 2 khms against GLNT: at most score 0.86"));
+        const Run all = run({"odds", "--ruleset", "dalsian", "--race"});
+        CHECK(all.status == 0);
+        REQUIRE(all.out.size() == 71);  // C(8, 4) splits and the mean
+        CHECK(startsWith(all.out.back(), "mean of 70 equally likely splits: score 0.8475 "));
+        const Run holochess = run({"odds", "--ruleset", "holochess", "--race"});
+        REQUIRE(holochess.out.size() == 1);  // its deals keep the start groups
+        CHECK(startsWith(holochess.out[0], "SGNL vs mhtk  score "));
+    }
+
     TEST_CASE("analyse prints the board, the decision due and ranked decisions") {
         const Run r = run({"analyse", "--depth", "2", "--multipv", "2"});
         CHECK(r.status == 0);
@@ -223,6 +238,12 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"odds", "--showdown", "S"},
             {"odds", "--showdown", "S", "N", "K"},
             {"odds", "--showdown", "S", "N", "--attacker", "S", "--defender", "N"},
+            {"odds", "--race", "GLN"},
+            {"odds", "--race", "GLX", "khms"},
+            {"odds", "--race", "GLNTSMHKG", "khms"},
+            {"odds", "--race", "--showdown", "S", "N"},
+            {"odds", "--ruleset", "dalsian-classic", "--race"},
+            {"odds", "--ruleset", "courtier", "--race"},
             {"bench", "--depth", "0"},
             {"bench", "--depth", "many"},
         };

@@ -1,0 +1,103 @@
+#include "race.h"
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+namespace dejarik::race {
+
+namespace {
+
+// The chance that an attack of `attacker` on `defender`, once it ends decisively, removes
+// the defender; nothing when it can never end decisively.
+std::optional<double> attackerWins(const Rules& rules, Creature attacker, Creature defender) {
+    const auto& p = rules.combat(attacker, defender).probability;
+    const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
+    // A push kills a boxed-in defender under both killing rules; counted always (generous).
+    const double won =
+        at(Outcome::Kill) + (rules.blockedPush() == BlockedPush::Stay ? 0 : at(Outcome::Push));
+    // A counter-push kills a boxed-in attacker under BlockedPush=kill; the bound's player
+    // never lets that happen to its own pieces, but counts it against the other side.
+    const double lost = at(Outcome::CounterKill);
+    if (won + lost <= 0) return std::nullopt;
+    return won / (won + lost);
+}
+
+std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creature defender) {
+    const auto& p = rules.combat(attacker, defender).probability;
+    const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
+    const double won = at(Outcome::CounterKill) +
+                       (rules.blockedPush() == BlockedPush::Kill ? at(Outcome::CounterPush) : 0);
+    const double lost = at(Outcome::Kill);  // the defender is never left boxed in
+    if (won + lost <= 0) return std::nullopt;
+    return won / (won + lost);
+}
+
+class Race {
+  public:
+    Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other)
+        : rules_(rules), own_(own.begin(), own.end()), other_(other.begin(), other.end()) {
+        const std::size_t states = std::size_t{1} << (own_.size() + other_.size());
+        memo_.assign(states, Bound{-1, -1});
+    }
+
+    Bound solve() { return value(full(own_), full(other_)); }
+
+  private:
+    static unsigned full(const std::vector<Creature>& army) { return (1u << army.size()) - 1; }
+
+    Bound value(unsigned own, unsigned other) {
+        if (other == 0) return {1, 1};
+        if (own == 0) return {0, 0};
+        Bound& slot = memo_[own | (other << own_.size())];
+        if (slot.score >= 0) return slot;
+        if (std::has_single_bit(own) && std::has_single_bit(other)) {
+            // RULES §8.2: the showdown of the last two pieces.
+            const auto& s =
+                rules_.showdown(own_[std::countr_zero(own)], other_[std::countr_zero(other)]);
+            slot = {s.p1Wins + (1 - s.p1Wins - s.p2Wins) / 2, s.p1Wins};
+            return slot;
+        }
+        Bound best{0.5, 0};  // a draw, had the player the means to force one
+        const auto consider = [&](double q, unsigned ownAfterLoss, unsigned otherAfterWin) {
+            const Bound w = value(own, otherAfterWin), l = value(ownAfterLoss, other);
+            best.score = std::max(best.score, q * w.score + (1 - q) * l.score);
+            best.win = std::max(best.win, q * w.win + (1 - q) * l.win);
+        };
+        for (std::size_t i = 0; i < own_.size(); ++i) {
+            if (!(own >> i & 1)) continue;
+            for (std::size_t j = 0; j < other_.size(); ++j) {
+                if (!(other >> j & 1)) continue;
+                const unsigned ownLoss = own & ~(1u << i), otherLoss = other & ~(1u << j);
+                if (const auto q = attackerWins(rules_, own_[i], other_[j]))
+                    consider(*q, ownLoss, otherLoss);
+                if (const auto q = defenderWins(rules_, other_[j], own_[i]))
+                    consider(*q, ownLoss, otherLoss);
+            }
+        }
+        slot = best;
+        return slot;
+    }
+
+    const Rules& rules_;
+    std::vector<Creature> own_, other_;
+    std::vector<Bound> memo_;
+};
+
+}  // namespace
+
+bool materialDecides(const Rules& rules) {
+    return !rules.courtier() && rules.centreWin() == 0 && !rules.raysOfDeath();
+}
+
+std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
+                           std::span<const Creature> other) {
+    if (!materialDecides(rules)) return std::nullopt;
+    if (own.empty() || other.empty()) return std::nullopt;
+    if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;
+    const auto known = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
+    if (!std::ranges::all_of(own, known) || !std::ranges::all_of(other, known)) return std::nullopt;
+    return Race(rules, own, other).solve();
+}
+
+}  // namespace dejarik::race

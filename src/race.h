@@ -1,0 +1,42 @@
+// The material race: an upper bound on what any player can score from given armies, whatever
+// both sides do (docs/search.md, "Against `random`: the race bound").
+//
+// Under rules that decide a game by material alone (no CentreWin, no Rays of Death, not
+// Courtier), only a kill changes the armies, and an attack that ends in one goes the
+// attacker's way with the chance kill / (kill + counter-kill) of its two creatures, however
+// the board stands. Pushes kill nothing under BlockedPush=stay; under the other two a push
+// of a boxed-in piece kills, and the bound then counts every push as the pusher's kill.
+// A player who could choose every decisive attack of the rest of the game — which of its
+// own creatures attacks which enemy, or which enemy attacks which of its creatures — and
+// could end the game in a draw whenever it liked, scores at least what any real player
+// scores from those armies: each real decisive attack is one of those choices, and a mean
+// over choices is never above their best. The bound therefore holds against every
+// opponent, a random mover included; when it is below a goal, no search or evaluator can
+// reach that goal from those armies.
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "rules.h"
+
+namespace dejarik::race {
+
+// Armies larger than this are refused (the bound walks every pair of sub-armies).
+inline constexpr int kMaxArmy = 8;
+
+struct Bound {
+    double score = 0;  // the expected result (win 1, draw 1/2), the player free to draw
+    double win = 0;    // the chance to win, the player never content with a draw
+};
+
+// The bound for the player whose army is `own` against `other` (creatures of the rules'
+// set, repeats allowed). Nothing when the rules decide games by more than material, or an
+// army is empty or larger than kMaxArmy.
+[[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
+                                         std::span<const Creature> other);
+
+// Whether `bound` answers under these rules.
+[[nodiscard]] bool materialDecides(const Rules& rules);
+
+}  // namespace dejarik::race

@@ -1,0 +1,116 @@
+// The race bound (src/race.h): its base cases by hand, its recursion against a direct
+// computation, and the properties that make it a bound.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "race.h"
+#include "rules.h"
+
+using namespace dejarik;
+
+namespace {
+
+double decisive(const Rules& rules, Creature attacker, Creature defender) {
+    const auto& p = rules.combat(attacker, defender).probability;
+    const double k = p[static_cast<int>(Outcome::Kill)];
+    const double ck = p[static_cast<int>(Outcome::CounterKill)];
+    return k / (k + ck);
+}
+
+double showdownScore(const Rules& rules, Creature a, Creature b) {
+    const auto& s = rules.showdown(a, b);
+    return s.p1Wins + (1 - s.p1Wins - s.p2Wins) / 2;
+}
+
+constexpr auto S = Creature::Savrip, M = Creature::Monnok, G = Creature::Ghhhk,
+               H = Creature::Houjix, T = Creature::Strider, N = Creature::Ngok,
+               K = Creature::Klorslug, L = Creature::Molator;
+
+}  // namespace
+
+TEST_SUITE("race") {
+    TEST_CASE("one against one is the showdown") {
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Dalsian, Ruleset::Holochess}) {
+            const Rules rl = Rules::preset(r);
+            for (const Creature a : {S, N, L})
+                for (const Creature b : {M, T, K}) {
+                    const std::array own{a};
+                    const std::array other{b};
+                    const auto bound = race::bound(rl, own, other);
+                    REQUIRE(bound);
+                    CHECK(bound->score == doctest::Approx(showdownScore(rl, a, b)).epsilon(1e-12));
+                    CHECK(bound->win == doctest::Approx(rl.showdown(a, b).p1Wins).epsilon(1e-12));
+                }
+        }
+    }
+
+    TEST_CASE("two against one: the best decisive attack, bait or draw, by hand") {
+        // Under dalsian (BlockedPush=stay) only kills and counter-kills decide.
+        const Rules rl = Rules::preset(Ruleset::Dalsian);
+        const std::array own{L, T};
+        const std::array other{N};
+        // Each of the four choices: the winner's side loses the piece it staked.
+        const double lAttacks = decisive(rl, L, N), tAttacks = decisive(rl, T, N);
+        const double nAttacksL = 1 - decisive(rl, N, L), nAttacksT = 1 - decisive(rl, N, T);
+        const double afterL = showdownScore(rl, T, N), afterT = showdownScore(rl, L, N);
+        const double expected =
+            std::max({0.5, lAttacks + (1 - lAttacks) * afterL, tAttacks + (1 - tAttacks) * afterT,
+                      nAttacksL + (1 - nAttacksL) * afterL, nAttacksT + (1 - nAttacksT) * afterT});
+        const auto bound = race::bound(rl, own, other);
+        REQUIRE(bound);
+        CHECK(bound->score == doctest::Approx(expected).epsilon(1e-12));
+        // The bait of the Ng'ok attacking the Strider (defence 7) is the best of them here.
+        CHECK(expected == doctest::Approx(nAttacksT + (1 - nAttacksT) * afterT).epsilon(1e-12));
+    }
+
+    TEST_CASE("more creatures never lower the bound, and the two players' bounds are consistent") {
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Dalsian}) {
+            const Rules rl = Rules::preset(r);
+            const std::vector<Creature> other{M, T, K};
+            std::vector<Creature> own{S};
+            double last = 0;
+            for (const Creature extra : {N, G, H, L}) {
+                const auto b = race::bound(rl, own, other);
+                REQUIRE(b);
+                CHECK(b->score >= last - 1e-12);
+                CHECK(b->win <= b->score + 1e-12);  // a win is worth 1, a draw 1/2
+                CHECK(b->score >= 0.5 - 1e-12);     // the player may always settle for a draw
+                // Both players cannot both be sure of more than the whole point.
+                const auto theirs = race::bound(rl, other, own);
+                REQUIRE(theirs);
+                CHECK(b->win + theirs->win >= 0);
+                CHECK(b->win + theirs->win <= 2);
+                last = b->score;
+                own.push_back(extra);
+            }
+        }
+    }
+
+    TEST_CASE("pushes that may kill count as kills: the bound never falls") {
+        RuleOptions stay, kill;
+        stay.ruleset = kill.ruleset = Ruleset::Dalsian;
+        stay.blockedPush = BlockedPush::Stay;
+        kill.blockedPush = BlockedPush::KillOnPush;
+        const Rules a(stay), b(kill);
+        const std::array own{G, H};
+        const std::array other{N, T};
+        const auto withStay = race::bound(a, own, other), withKill = race::bound(b, own, other);
+        REQUIRE(withStay);
+        REQUIRE(withKill);
+        CHECK(withKill->score >= withStay->score);
+        CHECK(withKill->score > withStay->score + 0.01);
+    }
+
+    TEST_CASE("refused where material is not all that decides, or an army is empty or too big") {
+        CHECK_FALSE(race::bound(Rules::preset(Ruleset::DalsianClassic), std::array{S},
+                                std::array{M}));  // CentreWin 3
+        CHECK_FALSE(race::bound(Rules::preset(Ruleset::Courtier), std::array{S}, std::array{M}));
+        CHECK_FALSE(
+            race::bound(Rules::preset(Ruleset::Kelly), std::vector<Creature>{}, std::array{M}));
+        const std::vector<Creature> nine(race::kMaxArmy + 1, S);
+        CHECK_FALSE(race::bound(Rules::preset(Ruleset::Kelly), nine, std::array{M}));
+    }
+}
