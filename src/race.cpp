@@ -4,18 +4,31 @@
 #include <bit>
 #include <vector>
 
+#include "board.h"
+
 namespace dejarik::race {
 
 namespace {
 
+// A pushed piece is boxed in only when every cell next to it is taken, and the cells with
+// the fewest neighbours have this many: a push can kill only with more pieces on the board.
+constexpr int kFewestNeighbours = [] {
+    int fewest = Cell::kCount;
+    for (int i = 0; i < Cell::kCount; ++i)
+        fewest = std::min(fewest, board::adjacent(Cell(i)).count());
+    return fewest;
+}();
+
 // The chance that an attack of `attacker` on `defender`, once it ends decisively, removes
 // the defender; nothing when it can never end decisively.
-std::optional<double> attackerWins(const Rules& rules, Creature attacker, Creature defender) {
+std::optional<double> attackerWins(const Rules& rules, Creature attacker, Creature defender,
+                                   bool boxable) {
     const auto& p = rules.combat(attacker, defender).probability;
     const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
-    // A push kills a boxed-in defender under both killing rules; counted always (generous).
-    const double won =
-        at(Outcome::Kill) + (rules.blockedPush() == BlockedPush::Stay ? 0 : at(Outcome::Push));
+    // A push kills a boxed-in defender under both killing rules; counted whenever there are
+    // pieces enough to box it in (generous: wherever they stand).
+    const bool pushKills = boxable && rules.blockedPush() != BlockedPush::Stay;
+    const double won = at(Outcome::Kill) + (pushKills ? at(Outcome::Push) : 0);
     // A counter-push kills a boxed-in attacker under BlockedPush=kill; the bound's player
     // never lets that happen to its own pieces, but counts it against the other side.
     const double lost = at(Outcome::CounterKill);
@@ -23,11 +36,12 @@ std::optional<double> attackerWins(const Rules& rules, Creature attacker, Creatu
     return won / (won + lost);
 }
 
-std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creature defender) {
+std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creature defender,
+                                   bool boxable) {
     const auto& p = rules.combat(attacker, defender).probability;
     const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
-    const double won = at(Outcome::CounterKill) +
-                       (rules.blockedPush() == BlockedPush::Kill ? at(Outcome::CounterPush) : 0);
+    const bool counterPushKills = boxable && rules.blockedPush() == BlockedPush::Kill;
+    const double won = at(Outcome::CounterKill) + (counterPushKills ? at(Outcome::CounterPush) : 0);
     const double lost = at(Outcome::Kill);  // the defender is never left boxed in
     if (won + lost <= 0) return std::nullopt;
     return won / (won + lost);
@@ -64,14 +78,15 @@ class Race {
             best.score = std::max(best.score, q * w.score + (1 - q) * l.score);
             best.win = std::max(best.win, q * w.win + (1 - q) * l.win);
         };
+        const bool boxable = std::popcount(own) + std::popcount(other) > kFewestNeighbours;
         for (std::size_t i = 0; i < own_.size(); ++i) {
             if (!(own >> i & 1)) continue;
             for (std::size_t j = 0; j < other_.size(); ++j) {
                 if (!(other >> j & 1)) continue;
                 const unsigned ownLoss = own & ~(1u << i), otherLoss = other & ~(1u << j);
-                if (const auto q = attackerWins(rules_, own_[i], other_[j]))
+                if (const auto q = attackerWins(rules_, own_[i], other_[j], boxable))
                     consider(*q, ownLoss, otherLoss);
-                if (const auto q = defenderWins(rules_, other_[j], own_[i]))
+                if (const auto q = defenderWins(rules_, other_[j], own_[i], boxable))
                     consider(*q, ownLoss, otherLoss);
             }
         }

@@ -5,7 +5,9 @@
 // Courtier), only a kill changes the armies, and an attack that ends in one goes the
 // attacker's way with the chance kill / (kill + counter-kill) of its two creatures, however
 // the board stands. Pushes kill nothing under BlockedPush=stay; under the other two a push
-// of a boxed-in piece kills, and the bound then counts every push as the pusher's kill.
+// of a boxed-in piece kills, and the bound then counts every push as the pusher's kill
+// whenever the board holds pieces enough to box one in (a cell of the outer ring has three
+// neighbours, so four pieces at least).
 // A player who could choose every decisive attack of the rest of the game — which of its
 // own creatures attacks which enemy, or which enemy attacks which of its creatures — and
 // could end the game in a draw whenever it liked, scores at least what any real player

@@ -95,13 +95,35 @@ TEST_SUITE("race") {
         stay.blockedPush = BlockedPush::Stay;
         kill.blockedPush = BlockedPush::KillOnPush;
         const Rules a(stay), b(kill);
-        const std::array own{G, H};
-        const std::array other{N, T};
+        const std::array own{G, H, S};
+        const std::array other{N, T, M};
         const auto withStay = race::bound(a, own, other), withKill = race::bound(b, own, other);
         REQUIRE(withStay);
         REQUIRE(withKill);
         CHECK(withKill->score >= withStay->score);
         CHECK(withKill->score > withStay->score + 0.01);
+    }
+
+    TEST_CASE("a push kills only with four pieces on the board: three cannot box one in") {
+        const Rules holochess = Rules::preset(Ruleset::Holochess);  // BlockedPush=kill
+        RuleOptions stayOptions;
+        stayOptions.ruleset = Ruleset::Holochess;
+        stayOptions.blockedPush = BlockedPush::Stay;
+        const Rules stay(stayOptions);
+        const std::array two{S, G};
+        const std::array one{M};
+        const std::array pair{M, H};
+        // Two against one: the same bound as if pushes never killed.
+        const auto a = race::bound(holochess, two, one), b = race::bound(stay, two, one);
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->score == doctest::Approx(b->score).epsilon(1e-12));
+        CHECK(a->win == doctest::Approx(b->win).epsilon(1e-12));
+        // Two against two: pushes (a third of the rolls and more) may kill.
+        const auto c = race::bound(holochess, two, pair), d = race::bound(stay, two, pair);
+        REQUIRE(c);
+        REQUIRE(d);
+        CHECK(c->score > d->score + 0.01);
     }
 
     TEST_CASE("refused where material is not all that decides, or an army is empty or too big") {
