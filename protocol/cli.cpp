@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "baselines.h"
 #include "bench.h"
 #include "command.h"
 #include "display.h"
@@ -400,16 +401,19 @@ std::vector<Creature> parseArmy(const std::string& text, const Rules& rules) {
 int runOdds(const std::vector<std::string>& args) {
     std::string ruleset, attacker, defender, attack, defence;
     std::vector<std::string> options, showdown, race;
+    std::string against;
     LogSettings log;
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
-        "                     --showdown P1 P2 | --race [ARMY1 ARMY2]]\n"
+        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
         "other.\n--race: the most any player can score from two armies (creature letters, e.g.\n"
         "GLNT KHMS), whatever both sides do; without armies, every split a deal makes.\n"
+        "--against P: the same when the opponent is the baseline player P and is never\n"
+        "left without a move (it then makes only the attacks it would choose).\n"
         "Options");
     addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
@@ -421,7 +425,10 @@ int runOdds(const std::vector<std::string>& args) {
         "showdown", po::value(&showdown)->multitoken(),
         "P1 P2: the showdown of the last two pieces (each with its best rating)")(
         "race", po::value(&race)->multitoken()->zero_tokens(),
-        "[ARMY1 ARMY2]: the race bound of player 1's army against player 2's");
+        "[ARMY1 ARMY2]: the race bound of player 1's army against player 2's")(
+        "against", po::value(&against),
+        "with --race: the opponent (random, greedy or cautious) makes only the attacks it would "
+        "choose, never left without a move");
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -437,6 +444,7 @@ int runOdds(const std::vector<std::string>& args) {
         throw UsageError{
             "an attack needs both sides: --attacker X --defender Y or --attack A "
             "--defence D"};
+    if (vm.count("against") && !vm.count("race")) throw UsageError{"--against goes with --race"};
     if (vm.count("race")) {
         if (attackerFlags || vm.count("showdown"))
             throw UsageError{"--race goes with no attack and no showdown"};
@@ -450,7 +458,17 @@ int runOdds(const std::vector<std::string>& args) {
                 throw UsageError{"--race takes two armies, player 1's and player 2's"};
             armies = Armies{parseArmy(race[0], rules), parseArmy(race[1], rules)};
         }
-        printLines(raceLines(rules, armies));
+        race::OpponentAttacks opponent;
+        if (vm.count("against")) {
+            const auto baseline = search::parseBaseline(against);
+            if (!baseline)
+                throw UsageError{"--against: '" + against +
+                                 "' is not a baseline player (random, greedy, cautious)"};
+            opponent = [&rules, player = *baseline](Creature attacker, Creature defender) {
+                return search::mayChooseAttack(player, rules, attacker, defender);
+            };
+        }
+        printLines(raceLines(rules, armies, opponent));
         return 0;
     }
     if (vm.count("showdown")) {

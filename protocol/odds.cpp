@@ -4,8 +4,6 @@
 #include <bit>
 #include <cstdio>
 
-#include "race.h"
-
 namespace dejarik::protocol {
 
 namespace {
@@ -136,12 +134,13 @@ std::vector<Armies> dealSplits(const Rules& rules) {
 
 }  // namespace
 
-std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies) {
+std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies,
+                                   const race::OpponentAttacks& opponent) {
     if (!race::materialDecides(rules)) return {};
     std::vector<std::string> out;
     if (armies) {
-        const auto one = race::bound(rules, armies->one, armies->two);
-        const auto two = race::bound(rules, armies->two, armies->one);
+        const auto one = race::bound(rules, armies->one, armies->two, opponent);
+        const auto two = race::bound(rules, armies->two, armies->one, opponent);
         if (!one || !two) return {};
         const std::string a = armyText(rules, armies->one, Player::One),
                           b = armyText(rules, armies->two, Player::Two);
@@ -152,7 +151,7 @@ std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armie
     const std::vector<Armies> splits = dealSplits(rules);
     race::Bound sum, low{1, 1}, high{0, 0};
     for (const Armies& s : splits) {
-        const auto b = race::bound(rules, s.one, s.two);
+        const auto b = race::bound(rules, s.one, s.two, opponent);
         if (!b) return {};
         out.push_back(armyText(rules, s.one, Player::One) + " vs " +
                       armyText(rules, s.two, Player::Two) + "  " + boundText(*b));

@@ -8,6 +8,7 @@
 
 #include "dice.h"
 #include "position.h"
+#include "race.h"
 
 namespace dejarik::protocol {
 
@@ -42,7 +43,9 @@ namespace dejarik::protocol {
 struct Armies {
     std::vector<Creature> one, two;
 };
+// With `opponent`, the other side makes only the attacks the model allows (race::bound).
 [[nodiscard]] std::vector<std::string> raceLines(const Rules& rules,
-                                                 const std::optional<Armies>& armies);
+                                                 const std::optional<Armies>& armies,
+                                                 const race::OpponentAttacks& opponent = {});
 
 }  // namespace dejarik::protocol

@@ -26,21 +26,25 @@ std::uint64_t uniformBelow(std::uint64_t& state, std::uint64_t n) {
 
 // A creature's material worth: the sum of its combat ratings. Movement is left out because
 // the greedy player never plans a move; what it weighs is what an attack can win or lose.
-double material(const Rules& rules, Piece p) {
-    const Ratings& r = rules.ratings(p.creature());
+double material(const Rules& rules, Creature c) {
+    const Ratings& r = rules.ratings(c);
     return r.attack + r.defence;
 }
 
-// The expected material swing, for the attacker's player, of the attack from -> to.
-// A push onto a boxed-in defender (or a counter-push of a boxed-in attacker) kills under
-// the BlockedPush rules that say so, which makes those outcomes worth a kill.
+// The expected material swing, for the attacker's player, of an attack of `attacker` on
+// `defender`. A push onto a boxed-in defender (or a counter-push of a boxed-in attacker)
+// kills under the BlockedPush rules that say so, which makes those outcomes worth a kill.
+double attackGain(const Rules& rules, Creature attacker, Creature defender, eval::Boxed boxed) {
+    return eval::attackGain(rules.combat(attacker, defender).probability,
+                            {material(rules, defender), material(rules, attacker)},
+                            rules.blockedPush(), boxed);
+}
+
+// The same for the attack from -> to of a position.
 double attackGain(const Position& pos, Cell from, Cell to) {
-    const Rules& rules = pos.rules();
-    const Piece attacker = pos.at(from), defender = pos.at(to);
     const Bitboard empty = pos.emptyCells();
-    return eval::attackGain(
-        rules.combat(attacker.creature(), defender.creature()).probability,
-        {material(rules, defender), material(rules, attacker)}, rules.blockedPush(),
+    return attackGain(
+        pos.rules(), pos.at(from).creature(), pos.at(to).creature(),
         {(board::adjacent(to) & empty).empty(), (board::adjacent(from) & empty).empty()});
 }
 
@@ -58,12 +62,15 @@ double bestThreat(const Position& pos, Player player) {
 // Whether the attacker wins the roll of the attack from -> to (kill or push) at least as
 // often as it loses it (counter-push or counter-kill). What a push kills under BlockedPush
 // changes the stakes, not who won the roll, so it does not enter here.
-bool evenOdds(const Position& pos, Cell from, Cell to) {
-    const auto& odds =
-        pos.rules().combat(pos.at(from).creature(), pos.at(to).creature()).probability;
+bool evenOdds(const Rules& rules, Creature attacker, Creature defender) {
+    const auto& odds = rules.combat(attacker, defender).probability;
     return odds[static_cast<int>(Outcome::Kill)] + odds[static_cast<int>(Outcome::Push)] >=
            odds[static_cast<int>(Outcome::CounterPush)] +
                odds[static_cast<int>(Outcome::CounterKill)];
+}
+
+bool evenOdds(const Position& pos, Cell from, Cell to) {
+    return evenOdds(pos.rules(), pos.at(from).creature(), pos.at(to).creature());
 }
 
 // Keeps the best-valued event seen so far, breaking exact ties uniformly at random
@@ -195,6 +202,18 @@ void baselineChoices(Baseline player, const Position& pos, EventList& out) {
         pos.generate(out);
     else
         bestChoices(pos, player == Baseline::Cautious, out);
+}
+
+bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker, Creature defender) {
+    if (player == Baseline::Random) return true;
+    if (player == Baseline::Cautious && !evenOdds(rules, attacker, defender)) return false;
+    // Moves are worth 0 to greedy: an attack is chosen only at a gain of 0 or more, in some
+    // arrangement of boxed-in pieces.
+    for (const bool boxedDefender : {false, true})
+        for (const bool boxedAttacker : {false, true})
+            if (attackGain(rules, attacker, defender, {boxedDefender, boxedAttacker}) >= 0)
+                return true;
+    return false;
 }
 
 Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {

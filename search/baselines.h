@@ -35,6 +35,14 @@ inline constexpr std::array<std::string_view, 3> kBaselineNames = {"random", "gr
 // player averages over (search::Options::opponent).
 void baselineChoices(Baseline player, const Position& pos, EventList& out);
 
+// Whether `player` may ever choose an attack of its `attacker` on the other side's `defender`
+// while it has a legal move (random: always; greedy: when it gains material in expectation
+// for some arrangement of boxed-in pieces; cautious: that, and at even odds). Without a legal
+// move a player must attack whatever the odds (RULES §4). What race::bound's opponent model
+// is made of.
+[[nodiscard]] bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker,
+                                   Creature defender);
+
 // The decision of `player`.
 [[nodiscard]] Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState);
 

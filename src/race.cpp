@@ -49,8 +49,12 @@ std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creatu
 
 class Race {
   public:
-    Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other)
-        : rules_(rules), own_(own.begin(), own.end()), other_(other.begin(), other.end()) {
+    Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other,
+         const OpponentAttacks& opponent)
+        : rules_(rules),
+          opponent_(opponent),
+          own_(own.begin(), own.end()),
+          other_(other.begin(), other.end()) {
         const std::size_t states = std::size_t{1} << (own_.size() + other_.size());
         memo_.assign(states, Bound{-1, -1});
     }
@@ -86,6 +90,7 @@ class Race {
                 const unsigned ownLoss = own & ~(1u << i), otherLoss = other & ~(1u << j);
                 if (const auto q = attackerWins(rules_, own_[i], other_[j], boxable))
                     consider(*q, ownLoss, otherLoss);
+                if (opponent_ && !opponent_(other_[j], own_[i])) continue;
                 if (const auto q = defenderWins(rules_, other_[j], own_[i], boxable))
                     consider(*q, ownLoss, otherLoss);
             }
@@ -95,6 +100,7 @@ class Race {
     }
 
     const Rules& rules_;
+    const OpponentAttacks& opponent_;
     std::vector<Creature> own_, other_;
     std::vector<Bound> memo_;
 };
@@ -106,13 +112,13 @@ bool materialDecides(const Rules& rules) {
 }
 
 std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
-                           std::span<const Creature> other) {
+                           std::span<const Creature> other, const OpponentAttacks& opponent) {
     if (!materialDecides(rules)) return std::nullopt;
     if (own.empty() || other.empty()) return std::nullopt;
     if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;
     const auto known = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
     if (!std::ranges::all_of(own, known) || !std::ranges::all_of(other, known)) return std::nullopt;
-    return Race(rules, own, other).solve();
+    return Race(rules, own, other, opponent).solve();
 }
 
 }  // namespace dejarik::race

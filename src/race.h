@@ -17,6 +17,7 @@
 // reach that goal from those armies.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 
@@ -32,11 +33,18 @@ struct Bound {
     double win = 0;    // the chance to win, the player never content with a draw
 };
 
+// Which attacks of the other side (its creature on one of the player's) may happen while
+// that side has a legal move: an opponent model. Empty: every attack, whoever the opponent.
+// A side left without a move must attack whatever the odds (RULES §4), so with a model the
+// bound is for games in which the player never leaves the other side without a move.
+using OpponentAttacks = std::function<bool(Creature attacker, Creature defender)>;
+
 // The bound for the player whose army is `own` against `other` (creatures of the rules'
 // set, repeats allowed). Nothing when the rules decide games by more than material, or an
 // army is empty or larger than kMaxArmy.
 [[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
-                                         std::span<const Creature> other);
+                                         std::span<const Creature> other,
+                                         const OpponentAttacks& opponent = {});
 
 // Whether `bound` answers under these rules.
 [[nodiscard]] bool materialDecides(const Rules& rules);

@@ -98,3 +98,39 @@ TEST_CASE("baseline choices: every legal decision for random, greedy's own picks
         }
     }
 }
+
+TEST_CASE("mayChooseAttack: every attack greedy or cautious picks while it can move, none else") {
+    int attacks = 0;
+    for (const Ruleset r : kRulesets) {
+        const Rules rules = Rules::preset(r);
+        if (rules.courtier()) continue;
+        for (const Position& pos : testing::samplePositions(rules, 60, 23)) {
+            if (pos.phase() != Phase::Decision || onlyAttacks(pos)) continue;
+            for (const Baseline b : {Baseline::Greedy, Baseline::Cautious}) {
+                EventList choices;
+                baselineChoices(b, pos, choices);
+                for (const Event e : choices) {
+                    if (e.kind() != EventKind::Attack) continue;
+                    CAPTURE(pos.dfen());
+                    CHECK(mayChooseAttack(b, rules, pos.at(e.from()).creature(),
+                                          pos.at(e.to()).creature()));
+                    ++attacks;
+                }
+            }
+        }
+    }
+    CHECK(attacks > 20);
+    // Kelly: the Ng'ok (attack 3) on a Savrip (defence 6) is counter-killed 78% of the time;
+    // the K'lor'slug (attack 7) on a Molator (defence 2) wins material.
+    const Rules kelly = Rules::preset(Ruleset::Kelly);
+    CHECK_FALSE(mayChooseAttack(Baseline::Greedy, kelly, Creature::Ngok, Creature::Savrip));
+    CHECK(mayChooseAttack(Baseline::Greedy, kelly, Creature::Klorslug, Creature::Molator));
+    CHECK(mayChooseAttack(Baseline::Random, kelly, Creature::Ngok, Creature::Savrip));
+    // Cautious chooses a subset of greedy's attacks.
+    for (int a = 0; a < kCreatureCount; ++a)
+        for (int d = 0; d < kCreatureCount; ++d) {
+            const auto ca = static_cast<Creature>(a), cd = static_cast<Creature>(d);
+            if (mayChooseAttack(Baseline::Cautious, kelly, ca, cd))
+                CHECK(mayChooseAttack(Baseline::Greedy, kelly, ca, cd));
+        }
+}

@@ -134,6 +134,10 @@ P(player 2 wins) = 21/31 = 0.677419)");
         CHECK(all.status == 0);
         REQUIRE(all.out.size() == 71);  // C(8, 4) splits and the mean
         CHECK(startsWith(all.out.back(), "mean of 70 equally likely splits: score 0.8475 "));
+        const Run greedy =
+            run({"odds", "--ruleset", "kelly", "--race", "GHS", "nt", "--against", "greedy"});
+        REQUIRE(greedy.out.size() == 2);
+        CHECK(startsWith(greedy.out[0], "player 1 GHS against nt: at most score 0.50"));
         const Run holochess = run({"odds", "--ruleset", "holochess", "--race"});
         REQUIRE(holochess.out.size() == 1);  // its deals keep the start groups
         CHECK(startsWith(holochess.out[0], "SGNL vs mhtk  score "));
@@ -239,6 +243,8 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"odds", "--showdown", "S", "N", "K"},
             {"odds", "--showdown", "S", "N", "--attacker", "S", "--defender", "N"},
             {"odds", "--race", "GLN"},
+            {"odds", "--race", "--against", "nobody"},
+            {"odds", "--against", "greedy"},
             {"odds", "--race", "GLX", "khms"},
             {"odds", "--race", "GLNTSMHKG", "khms"},
             {"odds", "--race", "--showdown", "S", "N"},

@@ -126,6 +126,26 @@ TEST_SUITE("race") {
         CHECK(c->score > d->score + 0.01);
     }
 
+    TEST_CASE("an opponent model: fewer attacks of the other side never raise the bound") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        const std::array own{G, H, S};
+        const std::array other{N, T};
+        const auto any = race::bound(kelly, own, other);
+        const auto all = race::bound(kelly, own, other, [](Creature, Creature) { return true; });
+        const auto none = race::bound(kelly, own, other, [](Creature, Creature) { return false; });
+        REQUIRE(any);
+        REQUIRE(all);
+        REQUIRE(none);
+        CHECK(all->score == any->score);
+        CHECK(all->win == any->win);
+        CHECK(none->score <= any->score);
+        // The Ng'ok and the Strider are all but unkillable in kelly: only their own attacks,
+        // baited, would lose them, so without those the player can hardly win.
+        CHECK(any->score > 0.99);
+        CHECK(none->win < 0.05);
+        CHECK(none->score == doctest::Approx(0.5).epsilon(0.02));
+    }
+
     TEST_CASE("refused where material is not all that decides, or an army is empty or too big") {
         CHECK_FALSE(race::bound(Rules::preset(Ruleset::DalsianClassic), std::array{S},
                                 std::array{M}));  // CentreWin 3
