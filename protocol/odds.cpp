@@ -116,7 +116,7 @@ std::vector<Armies> dealSplits(const Rules& rules) {
         groups.one.push_back(static_cast<Creature>(i));
     for (const int i : rules.creatures().start(1))
         groups.two.push_back(static_cast<Creature>(i));
-    if (rules.ruleset() == Ruleset::Holochess || rules.fromCreatureFile()) return {groups};
+    if (rules.dealKeepsStartGroups()) return {groups};
     std::vector<Creature> all = groups.one;
     all.insert(all.end(), groups.two.begin(), groups.two.end());
     std::sort(all.begin(), all.end());

@@ -19,32 +19,37 @@ constexpr int kFewestNeighbours = [] {
     return fewest;
 }();
 
+// The share of the decisive outcomes that `won` makes up; nothing when none is decisive.
+std::optional<double> decisiveShare(double won, double lost) {
+    if (won + lost <= 0) return std::nullopt;
+    return won / (won + lost);
+}
+
 // The chance that an attack of `attacker` on `defender`, once it ends decisively, removes
-// the defender; nothing when it can never end decisively.
+// the defender.
 std::optional<double> attackerWins(const Rules& rules, Creature attacker, Creature defender,
                                    bool boxable) {
     const auto& p = rules.combat(attacker, defender).probability;
     const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
     // A push kills a boxed-in defender under both killing rules; counted whenever there are
-    // pieces enough to box it in (generous: wherever they stand).
+    // pieces enough to box it in (generous: wherever they stand). A counter-push kills a
+    // boxed-in attacker under BlockedPush=kill; the bound's player never lets that happen
+    // to its own pieces.
     const bool pushKills = boxable && rules.blockedPush() != BlockedPush::Stay;
-    const double won = at(Outcome::Kill) + (pushKills ? at(Outcome::Push) : 0);
-    // A counter-push kills a boxed-in attacker under BlockedPush=kill; the bound's player
-    // never lets that happen to its own pieces, but counts it against the other side.
-    const double lost = at(Outcome::CounterKill);
-    if (won + lost <= 0) return std::nullopt;
-    return won / (won + lost);
+    return decisiveShare(at(Outcome::Kill) + (pushKills ? at(Outcome::Push) : 0),
+                         at(Outcome::CounterKill));
 }
 
+// The chance that the other side's attack of `attacker` on the player's `defender`, once it
+// ends decisively, removes the attacker (the defender is never left boxed in).
 std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creature defender,
                                    bool boxable) {
     const auto& p = rules.combat(attacker, defender).probability;
     const auto at = [&](Outcome o) { return p[static_cast<int>(o)]; };
     const bool counterPushKills = boxable && rules.blockedPush() == BlockedPush::Kill;
-    const double won = at(Outcome::CounterKill) + (counterPushKills ? at(Outcome::CounterPush) : 0);
-    const double lost = at(Outcome::Kill);  // the defender is never left boxed in
-    if (won + lost <= 0) return std::nullopt;
-    return won / (won + lost);
+    return decisiveShare(
+        at(Outcome::CounterKill) + (counterPushKills ? at(Outcome::CounterPush) : 0),
+        at(Outcome::Kill));
 }
 
 class Race {

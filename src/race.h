@@ -1,5 +1,5 @@
 // The material race: an upper bound on what any player can score from given armies, whatever
-// both sides do (docs/search.md, "Against `random`: the race bound").
+// both sides do (docs/search.md, "Against `random`", "Why 95% is impossible in dalsian").
 //
 // Under rules that decide a game by material alone (no CentreWin, no Rays of Death, not
 // Courtier), only a kill changes the armies, and an attack that ends in one goes the

@@ -85,6 +85,11 @@ enum class Ruleset : std::uint8_t { Kelly, DalsianClassic, Dalsian, Holochess, C
 inline constexpr std::array<Ruleset, 4> kRulesets = {Ruleset::Kelly, Ruleset::DalsianClassic,
                                                      Ruleset::Dalsian, Ruleset::Holochess};
 [[nodiscard]] std::string_view rulesetName(Ruleset r);
+// RULES §3: a deal splits the eight creatures four and four at random, except that
+// holochess keeps its two groups (group 1 for player 1) and only shuffles each.
+[[nodiscard]] constexpr bool dealKeepsStartGroups(Ruleset r) {
+    return r == Ruleset::Holochess;
+}
 [[nodiscard]] std::optional<Ruleset> parseRuleset(std::string_view name);
 
 enum class BlockedPush : std::uint8_t { Stay, Kill, KillOnPush };
@@ -180,6 +185,11 @@ class Rules {
     // The creature set in force: the ruleset's own table or the CreatureFile's (RULES §16).
     [[nodiscard]] const CreatureSet& creatures() const { return *creatures_; }
     [[nodiscard]] bool fromCreatureFile() const { return options_.creatureFile != nullptr; }
+    // Whether a deal keeps the players' start groups (RULES §3; a creature file's designer
+    // chose its groups) rather than splitting the creatures at random.
+    [[nodiscard]] bool dealKeepsStartGroups() const {
+        return dejarik::dealKeepsStartGroups(ruleset()) || fromCreatureFile();
+    }
     [[nodiscard]] int creatureCount() const { return creatures_->size(); }
     // A piece's letter in the set in force (Courtier's U and W under courtier): upper case
     // player 1, lower case player 2, '.' none.

@@ -48,7 +48,7 @@ std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round)
         return pos.dfen();
     }
     std::string p1, p2;
-    if (ruleset == Ruleset::Holochess) {
+    if (dealKeepsStartGroups(ruleset)) {
         std::array<char, 4> group1{'S', 'G', 'N', 'L'}, group2{'M', 'H', 'T', 'K'};
         shuffle(group1, mixKey(key, 1));
         shuffle(group2, mixKey(key, 2));
