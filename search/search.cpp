@@ -650,13 +650,15 @@ double Worker::searchModelled(const Position& pos, int depth, double alpha, doub
     return settle(sumLo);
 }
 
-double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
+// The memo only saves work (evaluate(pos, memo) is exactly evaluate(pos)): without it every
+// leaf of a custom army would solve the material model afresh.
+double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes, eval::Memo& memo) {
     ++nodes;
     if (pos.isOver()) return terminalValue(pos);
-    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
+    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos, memo);
     if (pos.chanceDue())
         return *expectOverOutcomes(pos, [&](const Position& child) {
-            return std::optional<double>(plainExpectiminimax(child, depth, nodes));
+            return std::optional<double>(plainExpectiminimax(child, depth, nodes, memo));
         });
     EventList list;
     pos.generate(list);
@@ -665,7 +667,7 @@ double plainExpectiminimax(const Position& pos, int depth, std::uint64_t& nodes)
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
-        const double v = plainExpectiminimax(child, childDepth(pos, depth), nodes);
+        const double v = plainExpectiminimax(child, childDepth(pos, depth), nodes, memo);
         best = maximizing ? std::max(best, v) : std::min(best, v);
     }
     return best;
@@ -711,7 +713,8 @@ struct RootMove {
 }  // namespace
 
 double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
-    return plainExpectiminimax(pos, depth, nodes);
+    eval::Memo memo;
+    return plainExpectiminimax(pos, depth, nodes, memo);
 }
 
 double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
