@@ -10,8 +10,6 @@ namespace dejarik::eval {
 
 namespace {
 
-constexpr int kMaxPieces = Cell::kCount;
-
 // Beyond kSubsetPieces pieces (custom armies only) the subsets are too many: each side is
 // assumed to lose its weakest piece first (by mean share), which keeps the cost at n1 * n2.
 [[nodiscard]] double solveByRank(const Rules& rules, std::span<const Creature> p1,

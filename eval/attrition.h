@@ -21,6 +21,9 @@
 
 namespace dejarik::eval {
 
+// A board holds at most one piece a cell.
+inline constexpr int kMaxPieces = Cell::kCount;
+
 // What the recurrence needs besides the piece counts: the sum of the pairs' shares, and W
 // after each side's loss (player 2's the smallest W, player 1's the largest, when they
 // choose).

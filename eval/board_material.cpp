@@ -9,12 +9,6 @@ namespace dejarik::eval {
 
 namespace {
 
-constexpr int kMaxPieces = Cell::kCount;
-
-[[nodiscard]] constexpr double sign(Player p) {
-    return p == Player::One ? 1.0 : -1.0;
-}
-
 void setSlopes(Material& m, double slopeFloor) {
     m.logitWin = logit(m.win);
     m.slope = 0.5 / std::max(m.win * (1.0 - m.win), slopeFloor);
@@ -31,7 +25,7 @@ void standardWorth(const Rules& rules, const Army& army, double slopeFloor, Memo
         const int digit = p == Player::One ? 1 : 2;
         for (const Cell c : army.pieces[index(p)]) {
             const int without = code - digit * kPow3[static_cast<int>(army.creature[c.index()])];
-            m.worth[c.index()] = sign(p) * (m.win - table.win(without));
+            m.worth[c.index()] = perspective(p) * (m.win - table.win(without));
         }
     }
     setSlopes(m, slopeFloor);
@@ -62,7 +56,7 @@ void solveCustom(const Rules& rules, const std::array<Creature, kMaxPieces>& pie
         const std::uint32_t full = (1u << n) - 1;
         m.win = w[full];
         for (int k = 0; k < n; ++k)
-            m.worth[cells[k].index()] = sign(side(k)) * (m.win - w[full & ~(1u << k)]);
+            m.worth[cells[k].index()] = perspective(side(k)) * (m.win - w[full & ~(1u << k)]);
         return;
     }
     m.win = solve(rules, all, n1);
@@ -73,7 +67,7 @@ void solveCustom(const Rules& rules, const std::array<Creature, kMaxPieces>& pie
             if (i != k) rest[r++] = pieces[i];
         const int restN1 = k < n1 ? n1 - 1 : n1;
         m.worth[cells[k].index()] =
-            sign(side(k)) * (m.win - solve(rules, std::span(rest.data(), r), restN1));
+            perspective(side(k)) * (m.win - solve(rules, std::span(rest.data(), r), restN1));
     }
 }
 

@@ -40,13 +40,13 @@ double evaluate(const Position& pos, Memo& memo, Contempt contempt) {
     scoreAt(pos, s, memo.tunables(), &memo);
     const double value = squash(s.raw());
     const double draw = 1.0 - notQuietNorHidden(s.details, value, memo.tunables());
-    const double sign = contempt.side == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(contempt.side);
     return value - sign * contempt.value * draw * (1.0 - std::abs(value));
 }
 
 double contemptOfOver(const Position& pos, Contempt contempt) {
     const double w1 = pos.winProbability(Player::One), w2 = pos.winProbability(Player::Two);
-    const double sign = contempt.side == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(contempt.side);
     return w1 - w2 - sign * contempt.value * (1.0 - w1 - w2);
 }
 

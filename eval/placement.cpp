@@ -7,7 +7,7 @@ namespace dejarik::eval {
 Placement bestPlacement(const Position& pos, const Tunables& tunables, Memo* memo) {
     EventList list;
     pos.generate(list);
-    const double side = pos.decider() == Player::One ? 1.0 : -1.0;
+    const double side = perspective(pos.decider());
     Placement best{pos, 0, Event()};
     bool first = true;
     for (const Event e : list) {

@@ -20,17 +20,12 @@ namespace dejarik::eval {
 
 namespace {
 
-constexpr int kMaxPieces = Cell::kCount;
 constexpr std::array<double, kMaxPieces + 1> kInverse = [] {
     std::array<double, kMaxPieces + 1> t{};
     for (std::size_t i = 1; i < t.size(); ++i)
         t[i] = 1.0 / static_cast<double>(i);
     return t;
 }();
-
-[[nodiscard]] constexpr double sign(Player p) {
-    return p == Player::One ? 1.0 : -1.0;
-}
 
 // Who may attack what, and what each attack is worth (in changes of player 1's attrition
 // win chance, seen from the attacker).
@@ -191,7 +186,7 @@ class Evaluator {
     // an even game.
     [[nodiscard]] double exactGainLogit(Player p, double gain) const {
         if (gain == 0) return 0;
-        return sign(p) * (logit(m_.win + sign(p) * gain) - m_.logitWin);
+        return perspective(p) * (logit(m_.win + perspective(p) * gain) - m_.logitWin);
     }
 
     // Every attack of p's pieces, in place and (withReach) after a move.

@@ -891,7 +891,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     helperNodes.store(0);
     Control helperControl = control;
     helperControl.stop = &helpersStop;
-    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(root.decider());
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
         w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
@@ -932,7 +932,7 @@ std::uint64_t Searcher::Impl::stopHelpers() {
 // was stopped before the iteration ended.
 bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int depth, int multiPv,
                                      std::vector<RootMove>& rootMoves, bool& solved) {
-    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(root.decider());
     solved = true;
     for (std::size_t i = 0; i < rootMoves.size(); ++i) {
         RootMove& rm = rootMoves[i];
@@ -967,7 +967,7 @@ bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int dep
 // variation the table holds to `depth`.
 Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double value,
                             int depth) const {
-    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(root.decider());
     Line line;
     line.move = rm.move;
     line.value = value;
@@ -1070,7 +1070,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     report.depth = completedDepth;
     report.nodes = main.nodes() + helperTotal;
     report.timeMs = static_cast<std::int64_t>(elapsedMs(start));
-    const double sign = root.decider() == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(root.decider());
     for (int k = 0; k < multiPv && k < static_cast<int>(best.size()); ++k) {
         double value = best[k].value;
         if (completedDepth == 0) {

@@ -26,6 +26,10 @@ enum class Player : std::uint8_t { One, Two };
 [[nodiscard]] constexpr int index(Player p) {
     return static_cast<int>(p);
 }
+// +1 for player 1, -1 for player 2: turns a value for player 1 into p's, and back.
+[[nodiscard]] constexpr double perspective(Player p) {
+    return p == Player::One ? 1.0 : -1.0;
+}
 
 // A creature of the set in force: its index in the set's table (RULES §16). The names are
 // the ruleset's own creatures (§2), indices 0-7 in both built-in tables; a creature file

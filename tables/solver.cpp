@@ -24,27 +24,27 @@ double better(bool maximiser, double a, double b) {
     return maximiser ? std::max(a, b) : std::min(a, b);
 }
 
-// One chance outcome of an attack that stays in the set: its states after the
-// placement (or the single state after a blocked push that removes nothing), chosen by
-// the placer; `fixed` is the best placement that ends the game (CentreWin), NaN if none.
-struct Group {
-    double probability = 0;
-    double fixed = kNoExit;
-    std::uint32_t first = 0;
-    std::uint32_t count = 0;
-    bool maximiser = true;
-};
-
-struct Attack {
-    std::uint32_t node = 0;
-    double constant = 0;  // the outcomes that leave the set, probability-weighted
-    std::uint32_t firstGroup = 0;
-    std::uint32_t groups = 0;
-};
-
 }  // namespace
 
 struct SetSolver::Impl {
+    // One chance outcome of an attack that stays in the set: its states after the
+    // placement (or the single state after a blocked push that removes nothing), chosen by
+    // the placer; `fixed` is the best placement that ends the game (CentreWin), NaN if none.
+    struct Group {
+        double probability = 0;
+        double fixed = kNoExit;
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+        bool maximiser = true;
+    };
+
+    struct Attack {
+        std::uint32_t node = 0;
+        double constant = 0;  // the outcomes that leave the set, probability-weighted
+        std::uint32_t firstGroup = 0;
+        std::uint32_t groups = 0;
+    };
+
     Material material;
     const Rules& rules;
     Layout layout;
