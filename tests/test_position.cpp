@@ -11,12 +11,12 @@
 #include "perft.h"
 #include "position.h"
 #include "rules.h"
+#include "spec_positions.h"
 
 using namespace dejarik;
+using test::kMelee;
 
 namespace {
-
-constexpr const char* kMelee = "S/Hk...mN....l/tG.........g 1 2 0 1";
 
 Rules rulesWith(Ruleset ruleset, std::initializer_list<const char*> options = {}) {
     RuleOptions o;

@@ -13,10 +13,12 @@
 #include "position.h"
 #include "rays.h"
 #include "rules.h"
+#include "spec_positions.h"
 
 using namespace dejarik;
 using dejarik::test::at;
 using dejarik::test::dfenError;
+using test::kMelee;
 
 namespace {
 
@@ -129,8 +131,6 @@ std::uint64_t slowPerft(const Position& pos, int depth) {
     }
     return n;
 }
-
-constexpr const char* kMelee = "S/Hk...mN....l/tG.........g 1 2 0 1";
 
 }  // namespace
 
