@@ -23,7 +23,7 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
                 PositionSearch& searcher, std::uint64_t& decisions) {
     const Rules& rules = start.rules();
     const arena::LuckStream luck(ctx.config.seed, game, 0, arena::DiceMode::Duplicate);
-    const double sign = ctx.view == Player::One ? 1.0 : -1.0;
+    const double sign = perspective(ctx.view);
     std::array<std::uint64_t, 2> attacks{};
     std::uint64_t rolls = 0;  // Rays of Death's rolls of the combat cell
     Playout p;
@@ -67,7 +67,7 @@ Playout playOut(const Position& start, std::uint64_t game, const PlayoutContext&
         const Creature c1 = pos.at(pos.pieces(Player::One).first()).creature();
         const Creature c2 = pos.at(pos.pieces(Player::Two).first()).creature();
         const arena::ShowdownRoll roll = arena::rollShowdown(rules, c1, c2, luck);
-        const double r1 = !roll.winner ? 0.0 : *roll.winner == Player::One ? 1.0 : -1.0;
+        const double r1 = roll.result();
         p.result = sign * r1;
         p.showdownLuck = sign * (r1 - finishedValue(pos));
     } else {

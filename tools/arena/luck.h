@@ -115,6 +115,8 @@ struct ShowdownRoll {
     std::optional<Player> winner;
     int rounds = 0;
     std::string comment;
+    // Player 1's result: +1, 0 or -1.
+    [[nodiscard]] double result() const { return winner ? perspective(*winner) : 0.0; }
 };
 [[nodiscard]] ShowdownRoll rollShowdown(const Rules& rules, Creature p1, Creature p2,
                                         const LuckStream& luck);

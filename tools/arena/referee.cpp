@@ -188,7 +188,7 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
                 record.closingComment = roll.comment;
                 const auto& odds = spec.rules.showdown(c1, c2);
                 const double expected = odds.p1Wins - odds.p2Wins;
-                const double result = !roll.winner ? 0.0 : *roll.winner == Player::One ? 1.0 : -1.0;
+                const double result = roll.result();
                 record.luck.showdown = Luck::units(result - expected);
                 if (roll.winner) {
                     record.outcome = *roll.winner == Player::One ? GameOutcome::Player1Wins

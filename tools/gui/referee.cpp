@@ -188,7 +188,7 @@ void Referee::settleEnd() {
             const Creature c2 = pos.at(pos.pieces(Player::Two).first()).creature();
             const arena::ShowdownRoll roll = arena::rollShowdown(*rules_, c1, c2, luck_);
             const auto& odds = rules_->showdown(c1, c2);
-            const double result = !roll.winner ? 0.0 : *roll.winner == Player::One ? 1.0 : -1.0;
+            const double result = roll.result();
             Ending e;
             e.showdown = roll.comment;
             e.showdownLuck = result - (odds.p1Wins - odds.p2Wins);
