@@ -18,9 +18,7 @@ add_test(NAME core COMMAND core-tests)
 # optimised builds, under their own label.
 add_executable(perft-suite ${DEJARIK_CORE_TESTS_DIR}/test_perft_suite.cpp)
 target_link_libraries(perft-suite PRIVATE core doctest-main)
-add_test(NAME perft-suite COMMAND perft-suite --test-case-exclude=*deep*)
-add_test(NAME perft-suite-deep COMMAND perft-suite --test-case=*deep*)
-set_tests_properties(perft-suite-deep PROPERTIES LABELS deep)
+dejarik_add_test_with_deep(perft-suite perft-suite "*deep*")
 
 # dejarik-perft as a user runs it: exit codes, error lines and the PROTOCOL.md output format.
 add_test(NAME perft-cli

@@ -4,10 +4,7 @@ target_link_libraries(search-tests PRIVATE search doctest-main)
 # The searcher with its transposition table against plain expectiminimax at depth 4: 17 of
 # the suite's 40 s under ASan, a check of values; the same comparison at depth 2 (and the
 # pruned search without the table at depth 1-3) stays in every build.
-set(DEJARIK_SEARCH_DEEP "*plain expectiminimax (with the table*")
-add_test(NAME search COMMAND search-tests --test-case-exclude=${DEJARIK_SEARCH_DEEP})
-add_test(NAME search-deep COMMAND search-tests --test-case=${DEJARIK_SEARCH_DEEP})
-set_tests_properties(search-deep PROPERTIES LABELS deep)
+dejarik_add_test_with_deep(search search-tests "*plain expectiminimax (with the table*")
 
 # Lazy SMP at Threads 2 and 4: the label `threads` marks what the ThreadSanitizer build of
 # tools/run-tests runs.

@@ -9,10 +9,8 @@ target_link_libraries(tables-tests PRIVATE tables core doctest-main)
 # under a quiet draw) take 40 of the suite's 60 s under ASan and check values, not memory:
 # optimised builds only (label deep), as the rest of the suite reads and writes the same
 # tables.
-set(DEJARIK_TABLES_DEEP "tables agree with full-depth*,plain value iteration*")
-add_test(NAME tables COMMAND tables-tests --test-case-exclude=${DEJARIK_TABLES_DEEP})
-add_test(NAME tables-deep COMMAND tables-tests --test-case=${DEJARIK_TABLES_DEEP})
-set_tests_properties(tables-deep PROPERTIES LABELS deep)
+dejarik_add_test_with_deep(tables tables-tests
+                           "tables agree with full-depth*,plain value iteration*")
 
 # dejarik-tb as a user runs it: exit codes, error lines, generate / probe / verify / info.
 add_test(NAME tables-cli
