@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <sstream>
 
 #include "luck.h"
@@ -17,54 +16,51 @@ constexpr std::uint64_t kDealTag = 0xDEA1ull;
 
 // Fisher-Yates with an unbiased draw for each slot from the keyed generator.
 template <std::size_t N>
-void shuffle(std::array<char, N>& items, std::uint64_t key) {
+void shuffle(std::array<std::uint8_t, N>& items, std::uint64_t key) {
     for (std::size_t i = N - 1; i > 0; --i) {
         const Uniform u{mixKey(key, 2 * i), mixKey(key, 2 * i + 1)};
         std::swap(items[i], items[u.below(i + 1)]);
     }
 }
 
-std::string lowered(std::string_view s) {
-    std::string r(s);
-    for (char& c : r)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return r;
-}
-
-}  // namespace
-
-std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
-    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
-    if (ruleset == Ruleset::Courtier) {
-        // Uniform moves from the start; no opening of kCourtierOpening moves ends the game.
-        const Rules rules = Rules::preset(Ruleset::Courtier);
-        Position pos = Position::startpos(rules);
-        for (int i = 0; i < kCourtierOpening && !pos.isOver(); ++i) {
-            EventList events;
-            pos.generate(events);
-            const Uniform u{mixKey(key, 2 * i), mixKey(key, 2 * i + 1)};
-            pos.apply(events[static_cast<int>(u.below(static_cast<std::uint64_t>(events.size())))]);
-        }
-        return pos.dfen();
-    }
-    std::string p1, p2;
-    if (dealKeepsStartGroups(ruleset)) {
-        std::array<char, 4> group1{'S', 'G', 'N', 'L'}, group2{'M', 'H', 'T', 'K'};
-        shuffle(group1, mixKey(key, 1));
-        shuffle(group2, mixKey(key, 2));
-        p1.assign(group1.begin(), group1.end());
-        p2.assign(group2.begin(), group2.end());
+// The players' creatures on c2..c5 and c8..c11: each player's start group shuffled where the
+// deal keeps them, else the whole table (eight creatures) shuffled and split four and four.
+std::string dealtDeal(const Rules& rules, std::uint64_t key) {
+    const CreatureSet& set = rules.creatures();
+    std::array<std::array<std::uint8_t, 4>, 2> groups{set.start(0), set.start(1)};
+    if (rules.dealKeepsStartGroups()) {
+        shuffle(groups[0], mixKey(key, 1));
+        shuffle(groups[1], mixKey(key, 2));
     } else {
-        std::array<char, 8> all{'S', 'M', 'G', 'H', 'T', 'N', 'K', 'L'};
+        std::array<std::uint8_t, 8> all{};
+        for (std::size_t c = 0; c < all.size(); ++c)
+            all[c] = static_cast<std::uint8_t>(c);
         shuffle(all, key);
-        p1.assign(all.begin(), all.begin() + 4);
-        p2.assign(all.begin() + 4, all.end());
+        std::copy_n(all.begin(), 4, groups[0].begin());
+        std::copy_n(all.begin() + 4, 4, groups[1].begin());
     }
+    std::array<std::string, 2> letters;
+    for (const Player p : {Player::One, Player::Two})
+        for (const std::uint8_t c : groups[static_cast<std::size_t>(p)])
+            letters[static_cast<std::size_t>(p)] +=
+                rules.letter(Piece(p, static_cast<Creature>(c)));
     // c1, c2..c5, c6 c7, c8..c11, c12
-    return "./............/." + p1 + ".." + lowered(p2) + ". 1 2 0 1";
+    return "./............/." + letters[0] + ".." + letters[1] + ". 1 2 0 1";
 }
 
-namespace {
+// Courtier has one start and no dice: uniform moves from it; no opening of
+// kCourtierOpening moves ends the game.
+std::string courtierOpening(std::uint64_t key) {
+    const Rules rules = Rules::preset(Ruleset::Courtier);
+    Position pos = Position::startpos(rules);
+    for (int i = 0; i < kCourtierOpening && !pos.isOver(); ++i) {
+        EventList events;
+        pos.generate(events);
+        const Uniform u{mixKey(key, 2 * i), mixKey(key, 2 * i + 1)};
+        pos.apply(events[static_cast<int>(u.below(static_cast<std::uint64_t>(events.size())))]);
+    }
+    return pos.dfen();
+}
 
 // A dealt start as the same creatures in reserve, each player's in creature-table order.
 std::string asReserves(const std::string& dealt, const Rules& rules) {
@@ -82,26 +78,16 @@ std::string asReserves(const std::string& dealt, const Rules& rules) {
     return "./............/............/" + letters + " 1 2 0 1";
 }
 
-std::string dealtDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
-    if (!rules.fromCreatureFile()) return randomDeal(rules.ruleset(), seed, round);
-    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
-    std::array<std::string, 2> groups;
-    for (int p = 0; p < 2; ++p) {
-        std::array<char, 4> group{};
-        for (int k = 0; k < 4; ++k)
-            group[static_cast<std::size_t>(k)] =
-                rules.letter(Piece(p == 0 ? Player::One : Player::Two,
-                                   static_cast<Creature>(rules.creatures().start(p)[k])));
-        shuffle(group, mixKey(key, 1 + static_cast<std::uint64_t>(p)));
-        groups[static_cast<std::size_t>(p)].assign(group.begin(), group.end());
-    }
-    return "./............/." + groups[0] + ".." + groups[1] + ". 1 2 0 1";
-}
-
 }  // namespace
 
+std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
+    return randomDeal(Rules::preset(ruleset), seed, round);
+}
+
 std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
-    const std::string dealt = dealtDeal(rules, seed, round);
+    const std::uint64_t key = mixKey(mixKey(seed, kDealTag), round);
+    if (rules.ruleset() == Ruleset::Courtier) return courtierOpening(key);
+    const std::string dealt = dealtDeal(rules, key);
     return rules.arrange() ? asReserves(dealt, rules) : dealt;
 }
 
