@@ -1,7 +1,6 @@
 #include "tunables.h"
 
 #include <array>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -22,64 +21,93 @@ using T = Tunables;
 
 constexpr TunableSpec weight(std::string_view name, double T::*member, double min, double max,
                              std::string_view what) {
-    return {name, member, nullptr, min, max, what};
+    return {.name = name, .real = member, .min = min, .max = max, .what = what};
 }
 constexpr TunableSpec count(std::string_view name, int T::*member, int min, int max,
                             std::string_view what) {
-    return {name, nullptr, member, double(min), double(max), what};
+    return {.name = name, .whole = member, .min = double(min), .max = double(max), .what = what};
 }
 
 // The ranges are where a tuner may look: wide enough to halve or double every weight, and
 // kept where the evaluator's contracts hold (a positive slope floor and draw threshold,
-// shares inside [0, 1], the quiet horizon within kQuietCap).
-constexpr std::array kSpecs = {
-    weight("calibration", &T::calibration, 0.1, 2, "every term of a game not over"),
-    weight("secondAttack", &T::secondAttack, 0, 1, "second in-place attack of a turn"),
-    weight("reachAttack", &T::reachAttack, 0, 1, "an attack after a move"),
-    weight("laterAfterTwoActions", &T::laterAfterTwoActions, 0, 1,
-           "the waiting side's attacks, the mover with two actions"),
-    weight("laterAfterOneAction", &T::laterAfterOneAction, 0, 1,
-           "the waiting side's attacks, the mover with one action"),
-    weight("exposure", &T::exposure, 0, 1, "every profitable attack suffered"),
-    weight("slopeFloor", &T::slopeFloor, 0.01, 0.25, "least W (1 - W) in the logit's slope"),
-    weight("mobilityPerCell", &T::mobilityPerCell, 0, 0.05, "a cell in one move's reach"),
-    count("mobilityCap", &T::mobilityCap, 0, 24, "cells per piece that count"),
-    weight("holochessCalibration", &T::holochessCalibration, 0.1, 2,
-           "holochess: every term of a game not over"),
-    weight("holochessSecondAttack", &T::holochessSecondAttack, 0, 1,
-           "holochess: second in-place attack of a turn"),
-    weight("holochessReachAttack", &T::holochessReachAttack, 0, 1,
-           "holochess: an attack after a move"),
-    weight("holochessLaterAfterTwoActions", &T::holochessLaterAfterTwoActions, 0, 1,
-           "holochess: the waiting side's attacks, the mover with two actions"),
-    weight("holochessLaterAfterOneAction", &T::holochessLaterAfterOneAction, 0, 1,
-           "holochess: the waiting side's attacks, the mover with one action"),
-    weight("holochessExposure", &T::holochessExposure, 0, 1,
-           "holochess: every profitable attack suffered"),
-    weight("holochessSlopeFloor", &T::holochessSlopeFloor, 0.01, 0.25,
-           "holochess: least W (1 - W) in the logit's slope"),
-    weight("holochessMobilityPerCell", &T::holochessMobilityPerCell, 0, 0.05,
-           "holochess: a cell in one move's reach"),
-    count("holochessMobilityCap", &T::holochessMobilityCap, 0, 24,
-          "holochess: cells per piece that count"),
-    weight("classicCalibration", &T::classicCalibration, 0.1, 2,
-           "dalsian-classic: every term of a game not over"),
-    weight("classicSecondAttack", &T::classicSecondAttack, 0, 1,
-           "dalsian-classic: second in-place attack of a turn"),
-    weight("classicReachAttack", &T::classicReachAttack, 0, 1,
-           "dalsian-classic: an attack after a move"),
-    weight("classicLaterAfterTwoActions", &T::classicLaterAfterTwoActions, 0, 1,
-           "dalsian-classic: the waiting side's attacks, the mover with two actions"),
-    weight("classicLaterAfterOneAction", &T::classicLaterAfterOneAction, 0, 1,
-           "dalsian-classic: the waiting side's attacks, the mover with one action"),
-    weight("classicExposure", &T::classicExposure, 0, 1,
-           "dalsian-classic: every profitable attack suffered"),
-    weight("classicSlopeFloor", &T::classicSlopeFloor, 0.01, 0.25,
-           "dalsian-classic: least W (1 - W) in the logit's slope"),
-    weight("classicMobilityPerCell", &T::classicMobilityPerCell, 0, 0.05,
-           "dalsian-classic: a cell in one move's reach"),
-    count("classicMobilityCap", &T::classicMobilityCap, 0, 24,
-          "dalsian-classic: cells per piece that count"),
+// shares inside [0, 1], the quiet horizon within kQuietCap). One row (range, meaning) for each
+// weight of EvalWeights, in its order and kEvalWeightNames'; every ruleset's weights use them.
+struct EvalRow {
+    double EvalWeights::*real = nullptr;
+    int EvalWeights::*whole = nullptr;
+    double min = 0, max = 0;
+    std::string_view what;
+};
+constexpr std::array<EvalRow, kEvalWeightNames.size()> kEvalRows = {{
+    {&EvalWeights::calibration, nullptr, 0.1, 2, "every term of a game not over"},
+    {&EvalWeights::secondAttack, nullptr, 0, 1, "second in-place attack of a turn"},
+    {&EvalWeights::reachAttack, nullptr, 0, 1, "an attack after a move"},
+    {&EvalWeights::laterAfterTwoActions, nullptr, 0, 1,
+     "the waiting side's attacks, the mover with two actions"},
+    {&EvalWeights::laterAfterOneAction, nullptr, 0, 1,
+     "the waiting side's attacks, the mover with one action"},
+    {&EvalWeights::exposure, nullptr, 0, 1, "every profitable attack suffered"},
+    {&EvalWeights::slopeFloor, nullptr, 0.01, 0.25, "least W (1 - W) in the logit's slope"},
+    {&EvalWeights::mobilityPerCell, nullptr, 0, 0.05, "a cell in one move's reach"},
+    {nullptr, &EvalWeights::mobilityCap, 0, 24, "cells per piece that count"},
+}};
+
+constexpr char upper(char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// Text built at compile time, for the prefixed names and meanings of a ruleset's rows.
+struct Text {
+    std::array<char, 80> chars{};
+    std::size_t size = 0;
+    [[nodiscard]] constexpr std::string_view view() const { return {chars.data(), size}; }
+};
+// `prefix` then `rest`, with the first letter of `rest` capitalised if asked
+// ("holochess" "calibration": "holochessCalibration").
+constexpr Text join(std::string_view prefix, std::string_view rest, bool capitalise) {
+    Text t;
+    for (const char c : prefix)
+        t.chars[t.size++] = c;
+    for (const char c : rest) {
+        t.chars[t.size] = capitalise && t.size == prefix.size() ? upper(c) : c;
+        ++t.size;
+    }
+    return t;
+}
+struct GroupTexts {
+    std::array<Text, kEvalRows.size()> names, whats;
+};
+constexpr GroupTexts groupTexts(std::string_view prefix, std::string_view ruleset) {
+    GroupTexts g;
+    for (std::size_t i = 0; i < kEvalRows.size(); ++i) {
+        g.names[i] = join(prefix, kEvalWeightNames[i], true);
+        g.whats[i] = join(join(ruleset, ": ", false).view(), kEvalRows[i].what, false);
+    }
+    return g;
+}
+constexpr GroupTexts kHolochessTexts = groupTexts("holochess", "holochess");
+constexpr GroupTexts kClassicTexts = groupTexts("classic", "dalsian-classic");
+
+// The rows of Tunables' EvalWeights `group`; texts nullptr: kEvalWeightNames and the plain
+// meanings (Tunables::base).
+constexpr std::array<TunableSpec, kEvalRows.size()> groupSpecs(EvalWeights T::*group,
+                                                               const GroupTexts* texts) {
+    std::array<TunableSpec, kEvalRows.size()> specs{};
+    for (std::size_t i = 0; i < kEvalRows.size(); ++i) {
+        const EvalRow& row = kEvalRows[i];
+        specs[i] = {.name = texts ? texts->names[i].view() : kEvalWeightNames[i],
+                    .group = group,
+                    .groupReal = row.real,
+                    .groupWhole = row.whole,
+                    .min = row.min,
+                    .max = row.max,
+                    .what = texts ? texts->whats[i].view() : row.what};
+    }
+    return specs;
+}
+
+// The other weights.
+constexpr std::array kOtherSpecs = {
     weight("centreKing", &T::centreKing, 0, 1, "a piece on a under KingOfTheCentre"),
     weight("centreWorth", &T::centreWorth, 0, 8, "its worth's share of that"),
     weight("safeRing", &T::safeRing, 0, 1, "share of the lead a hidden side voids"),
@@ -136,6 +164,18 @@ constexpr std::array kSpecs = {
     weight("decisive", &T::decisive, 0.01, 1, "wdl: kill chance below which exchanges draw"),
 };
 
+template <std::size_t... N>
+constexpr auto concat(const std::array<TunableSpec, N>&... parts) {
+    std::array<TunableSpec, (N + ...)> all{};
+    std::size_t i = 0;
+    ((std::copy(parts.begin(), parts.end(), all.begin() + static_cast<std::ptrdiff_t>(i)), i += N),
+     ...);
+    return all;
+}
+constexpr auto kSpecs =
+    concat(groupSpecs(&T::base, nullptr), groupSpecs(&T::holochess, &kHolochessTexts),
+           groupSpecs(&T::classic, &kClassicTexts), kOtherSpecs);
+
 [[nodiscard]] std::string number(double v) {
     std::array<char, 32> buf{};
     const auto end = std::to_chars(buf.data(), buf.data() + buf.size(), v).ptr;
@@ -161,8 +201,17 @@ constexpr std::array kSpecs = {
 
 }  // namespace
 
+double TunableSpec::get(const Tunables& t) const {
+    if (group) return groupWhole ? (t.*group).*groupWhole : (t.*group).*groupReal;
+    return whole ? t.*whole : t.*real;
+}
+
 void TunableSpec::set(Tunables& t, double value) const {
-    if (whole)
+    if (group && groupWhole)
+        (t.*group).*groupWhole = static_cast<int>(value);
+    else if (group)
+        (t.*group).*groupReal = value;
+    else if (whole)
         t.*whole = static_cast<int>(value);
     else
         t.*real = value;
@@ -276,21 +325,15 @@ Tunables::ReportModel Tunables::reportModel(Ruleset ruleset) const {
 EvalWeights Tunables::evalWeights(Ruleset ruleset) const {
     switch (ruleset) {
         case Ruleset::Holochess:
-            return {
-                holochessCalibration,          holochessSecondAttack,        holochessReachAttack,
-                holochessLaterAfterTwoActions, holochessLaterAfterOneAction, holochessExposure,
-                holochessSlopeFloor,           holochessMobilityPerCell,     holochessMobilityCap};
+            return holochess;
         case Ruleset::DalsianClassic:
-            return {classicCalibration,          classicSecondAttack,        classicReachAttack,
-                    classicLaterAfterTwoActions, classicLaterAfterOneAction, classicExposure,
-                    classicSlopeFloor,           classicMobilityPerCell,     classicMobilityCap};
+            return classic;
         case Ruleset::Kelly:
         case Ruleset::Dalsian:
         case Ruleset::Courtier:
             break;
     }
-    return {calibration, secondAttack, reachAttack,     laterAfterTwoActions, laterAfterOneAction,
-            exposure,    slopeFloor,   mobilityPerCell, mobilityCap};
+    return base;
 }
 
 std::string evalWeightName(std::string_view base, Ruleset ruleset) {
@@ -308,8 +351,7 @@ std::string evalWeightName(std::string_view base, Ruleset ruleset) {
             return std::string(base);
     }
     std::string name = std::string(prefix) + std::string(base);
-    name[prefix.size()] =
-        static_cast<char>(std::toupper(static_cast<unsigned char>(name[prefix.size()])));
+    name[prefix.size()] = upper(name[prefix.size()]);
     return name;
 }
 

@@ -15,73 +15,76 @@
 namespace dejarik::eval {
 
 // The weights of the evaluation's terms that each ruleset has of its own
-// (Tunables::evalWeights): the members of Tunables of those names serve kelly, dalsian and
-// Courtier; holochess and dalsian-classic have theirs, prefixed.
+// (Tunables::evalWeights): Tunables::base serves kelly, dalsian and Courtier; holochess and
+// dalsian-classic have theirs, named with a prefix ("holochessCalibration").
 struct EvalWeights {
+    // Every term of a position not over is scaled by this before the final tanh.
     double calibration = 0;
-    double secondAttack = 0, reachAttack = 0;
-    double laterAfterTwoActions = 0, laterAfterOneAction = 0;
-    double exposure = 0;
-    double slopeFloor = 0;
-    double mobilityPerCell = 0;
-    int mobilityCap = 0;
-};
-// The names of those weights as the unprefixed members (and TunableSpec) call them.
-inline constexpr std::array<std::string_view, 9> kEvalWeightNames = {
-    "calibration", "secondAttack", "reachAttack",     "laterAfterTwoActions", "laterAfterOneAction",
-    "exposure",    "slopeFloor",   "mobilityPerCell", "mobilityCap"};
-
-struct Tunables {
-    // Every term of a position not over is scaled by this before the final tanh. Arena
-    // games showed the terms about twice too confident (where the engine claimed +0.86 it
-    // scored +0.51), and halving them won +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3
-    // against depth 3, kelly; docs/eval.md, "Calibration"). Finished games keep their
-    // exact values.
-    double calibration = 0.5;
-
     // Attacks (threats, exposure): a second attack in the same turn is worth less than the
     // first (the position has changed), an attack after a move less than one in place (it
     // spends the turn, and the move is only roughly known), and the waiting side's attacks
     // come only after the side to move has used its actions, which it can spend fleeing or
     // striking first.
-    double secondAttack = 0.5;
-    double reachAttack = 0.75;
-    double laterAfterTwoActions = 0.35;
-    double laterAfterOneAction = 0.5;
-    double exposure = 0.15;
+    double secondAttack = 0, reachAttack = 0;
+    double laterAfterTwoActions = 0, laterAfterOneAction = 0;
+    double exposure = 0;
     // Attack gains are changes of the attrition win chance W, turned into logits with the
-    // slope 1 / (2 W (1 - W)), W (1 - W) at least this (0.125: W outside [0.15, 0.85] is a
-    // decided game, the slope at most 4).
-    double slopeFloor = 0.125;
+    // slope 1 / (2 W (1 - W)), W (1 - W) at least this.
+    double slopeFloor = 0;
+    // Positional terms, in logits: a cell in one move's reach, up to a cap of cells a piece.
+    double mobilityPerCell = 0;
+    int mobilityCap = 0;
 
-    // Positional terms, in logits.
-    double mobilityPerCell = 0.004;
-    int mobilityCap = 8;  // cells per piece that still count
+    bool operator==(const EvalWeights&) const = default;
+};
+// The names of those weights as Tunables::base's (and TunableSpec) call them.
+inline constexpr std::array<std::string_view, 9> kEvalWeightNames = {
+    "calibration", "secondAttack", "reachAttack",     "laterAfterTwoActions", "laterAfterOneAction",
+    "exposure",    "slopeFloor",   "mobilityPerCell", "mobilityCap"};
 
-    // The same weights for holochess, fitted to 1,200 depth-4 self-play games' results
-    // (dejarik-tune --records, docs/tuning.md): where every attack is a split-d6 lottery
-    // the terms are surer than kelly's (its draws are few), the waiting side's attacks count
-    // when the mover has one action left, and every profitable attack suffered weighs. SPRT
-    // against the kelly weights at depth 4: H1, +21.2 ± 11.7 Elo (luck-adjusted +16.9 ± 5.8),
-    // 566 pairs.
-    double holochessCalibration = 0.963125;
-    double holochessSecondAttack = 1, holochessReachAttack = 0.4;
-    double holochessLaterAfterTwoActions = 0.078125, holochessLaterAfterOneAction = 0.9171875;
-    double holochessExposure = 0.634375;
-    double holochessSlopeFloor = 0.18575;
-    double holochessMobilityPerCell = 0.00040625;
-    int holochessMobilityCap = 6;
+struct Tunables {
+    // kelly's, dalsian's and Courtier's. calibration: arena games showed the terms about twice
+    // too confident (where the engine claimed +0.86 it scored +0.51), and halving them won
+    // +30 ± 21 Elo (SPRT H1 after 145 pairs, depth 3 against depth 3, kelly; docs/eval.md,
+    // "Calibration"); finished games keep their exact values. slopeFloor 0.125: W outside
+    // [0.15, 0.85] is a decided game, the slope at most 4.
+    EvalWeights base{.calibration = 0.5,
+                     .secondAttack = 0.5,
+                     .reachAttack = 0.75,
+                     .laterAfterTwoActions = 0.35,
+                     .laterAfterOneAction = 0.5,
+                     .exposure = 0.15,
+                     .slopeFloor = 0.125,
+                     .mobilityPerCell = 0.004,
+                     .mobilityCap = 8};
+
+    // holochess', fitted to 1,200 depth-4 self-play games' results (dejarik-tune --records,
+    // docs/tuning.md): where every attack is a split-d6 lottery the terms are surer than
+    // kelly's (its draws are few), the waiting side's attacks count when the mover has one
+    // action left, and every profitable attack suffered weighs. SPRT against the kelly
+    // weights at depth 4: H1, +21.2 ± 11.7 Elo (luck-adjusted +16.9 ± 5.8), 566 pairs.
+    EvalWeights holochess{.calibration = 0.963125,
+                          .secondAttack = 1,
+                          .reachAttack = 0.4,
+                          .laterAfterTwoActions = 0.078125,
+                          .laterAfterOneAction = 0.9171875,
+                          .exposure = 0.634375,
+                          .slopeFloor = 0.18575,
+                          .mobilityPerCell = 0.00040625,
+                          .mobilityCap = 6};
     // dalsian-classic's, fitted the same way: much the same moves, the second in-place
     // attack nearly worthless (a CentreWin hold or a d20 kill has usually changed the board),
     // mobility counted further. SPRT at depth 4: H1, +22.7 ± 12.8 Elo (luck-adjusted
     // +20.1 ± 4.4), 597 pairs.
-    double classicCalibration = 0.82359375;
-    double classicSecondAttack = 0.090625, classicReachAttack = 0.3640625;
-    double classicLaterAfterTwoActions = 0, classicLaterAfterOneAction = 1;
-    double classicExposure = 0.7015625;
-    double classicSlopeFloor = 0.25;
-    double classicMobilityPerCell = 0.004546875;
-    int classicMobilityCap = 17;
+    EvalWeights classic{.calibration = 0.82359375,
+                        .secondAttack = 0.090625,
+                        .reachAttack = 0.3640625,
+                        .laterAfterTwoActions = 0,
+                        .laterAfterOneAction = 1,
+                        .exposure = 0.7015625,
+                        .slopeFloor = 0.25,
+                        .mobilityPerCell = 0.004546875,
+                        .mobilityCap = 17};
     // With KingOfTheCentre every attack goes through `a`: a piece there is worth
     // centreKing * (1 + centreWorth * its attrition worth). Without it the centre earns
     // nothing of its own (1-ply games lost with a bonus for standing there).
@@ -145,16 +148,21 @@ struct Tunables {
 
 inline constexpr Tunables kDefaultTunables{};
 
-// One row of the table of weights: its name (the member's), range and meaning.
+// One row of the table of weights: its name, where it is, its range and meaning.
 struct TunableSpec {
     std::string_view name;
-    double Tunables::*real = nullptr;  // one of the two members is set
+    // A member of Tunables (real or whole), or a member (groupReal or groupWhole) of one of
+    // its EvalWeights (group): exactly one place is set.
+    double Tunables::*real = nullptr;
     int Tunables::*whole = nullptr;
+    EvalWeights Tunables::*group = nullptr;
+    double EvalWeights::*groupReal = nullptr;
+    int EvalWeights::*groupWhole = nullptr;
     double min = 0, max = 0;  // the sensible range, both ends allowed
     std::string_view what;
 
-    [[nodiscard]] bool integral() const { return whole != nullptr; }
-    [[nodiscard]] double get(const Tunables& t) const { return whole ? t.*whole : t.*real; }
+    [[nodiscard]] bool integral() const { return whole != nullptr || groupWhole != nullptr; }
+    [[nodiscard]] double get(const Tunables& t) const;
     [[nodiscard]] double defaultValue() const { return get(kDefaultTunables); }
     // Sets a value already checked against the range (Tunables::set checks it).
     void set(Tunables& t, double value) const;
@@ -178,7 +186,7 @@ struct TunableSpec {
 [[nodiscard]] std::string formatTunables(const Tunables& t);
 
 // The name of a ruleset's evaluation weight `base` (one of kEvalWeightNames): `base` itself
-// where the unprefixed members serve, else prefixed, "holochessCalibration",
+// where Tunables::base serves, else prefixed, "holochessCalibration",
 // "classicExposure", ...
 [[nodiscard]] std::string evalWeightName(std::string_view base, Ruleset ruleset);
 

@@ -31,7 +31,12 @@ TEST_CASE("tunables: one row per weight, defaults inside their ranges") {
     for (const eval::TunableSpec& spec : eval::tunableSpecs()) {
         CAPTURE(spec.name);
         CHECK(names.insert(spec.name).second);
-        CHECK((spec.real == nullptr) != (spec.whole == nullptr));
+        // Exactly one place: a member of Tunables, or a member of one of its EvalWeights.
+        const int places = (spec.real != nullptr) + (spec.whole != nullptr) +
+                           (spec.group != nullptr && spec.groupReal != nullptr) +
+                           (spec.group != nullptr && spec.groupWhole != nullptr);
+        CHECK(places == 1);
+        CHECK((spec.group == nullptr) == (spec.groupReal == nullptr && spec.groupWhole == nullptr));
         CHECK(spec.min < spec.max);
         CHECK(spec.defaultValue() >= spec.min);
         CHECK(spec.defaultValue() <= spec.max);
@@ -52,18 +57,32 @@ TEST_CASE("tunables: one row per weight, defaults inside their ranges") {
     CHECK(eval::findTunable("noSuchWeight") == nullptr);
     CHECK_FALSE(eval::kDefaultTunables.get("noSuchWeight"));
     // Today's weights.
-    CHECK(eval::kDefaultTunables.calibration == 0.5);
+    CHECK(eval::kDefaultTunables.base.calibration == 0.5);
     CHECK(eval::kDefaultTunables.holdWin == 6.0);
 }
 
 TEST_CASE("tunables: set by name checks the name, the number and the range") {
     eval::Tunables t;
     CHECK_FALSE(t.set("secondAttack", "0.25"));
-    CHECK(t.secondAttack == 0.25);
+    CHECK(t.base.secondAttack == 0.25);
     CHECK_FALSE(t.set("mobilityCap", "12"));
-    CHECK(t.mobilityCap == 12);
+    CHECK(t.base.mobilityCap == 12);
     CHECK_FALSE(t.set("exposure", "1e-2"));
-    CHECK(t.exposure == 0.01);
+    CHECK(t.base.exposure == 0.01);
+    // A ruleset's own weights by their prefixed names, each in its own EvalWeights.
+    CHECK_FALSE(t.set("holochessMobilityCap", "7"));
+    CHECK(t.holochess.mobilityCap == 7);
+    CHECK_FALSE(t.set("classicExposure", "0.125"));
+    CHECK(t.classic.exposure == 0.125);
+    CHECK(t.base.mobilityCap == 12);
+    CHECK(t.base.exposure == 0.01);
+    CHECK(t.evalWeights(Ruleset::Holochess) == t.holochess);
+    CHECK(t.evalWeights(Ruleset::DalsianClassic) == t.classic);
+    CHECK(t.evalWeights(Ruleset::Dalsian) == t.base);
+    REQUIRE(eval::findTunable("classicSlopeFloor"));
+    CHECK(eval::findTunable("classicSlopeFloor")->what ==
+          "dalsian-classic: least W (1 - W) in the logit's slope");
+    CHECK(eval::findTunable("holochessSlopeFloor")->min == 0.01);
     const eval::Tunables before = t;
     const auto error = [&](const char* name, const char* value) {
         const auto e = t.set(name, value);
@@ -114,7 +133,7 @@ TEST_CASE("tunables: written and read back to the same values") {
 
 TEST_CASE("tunables: text with comments, on top of what is there") {
     eval::Tunables t;
-    t.exposure = 0.3;
+    t.base.exposure = 0.3;
     const char* text =
         "# a tuner's file\n"
         "\n"
@@ -122,21 +141,21 @@ TEST_CASE("tunables: text with comments, on top of what is there") {
         "\tholdWin\t4\r\n"
         "calibration 0.7";  // no newline at the end
     REQUIRE_FALSE(eval::parseTunables(text, "weights.txt", t));
-    CHECK(t.secondAttack == 0.25);
+    CHECK(t.base.secondAttack == 0.25);
     CHECK(t.holdWin == 4);
-    CHECK(t.calibration == 0.7);
-    CHECK(t.exposure == 0.3);  // not named: kept
-    CHECK(t.reachAttack == eval::kDefaultTunables.reachAttack);
+    CHECK(t.base.calibration == 0.7);
+    CHECK(t.base.exposure == 0.3);  // not named: kept
+    CHECK(t.base.reachAttack == eval::kDefaultTunables.base.reachAttack);
     CHECK_FALSE(eval::parseTunables("", "empty", t));
 }
 
 TEST_CASE("tunables: a bad line is one error naming the file, the line and what is wrong") {
     const auto error = [](const char* text) {
         eval::Tunables t;
-        t.exposure = 0.3;
+        t.base.exposure = 0.3;
         const auto e = eval::parseTunables(text, "w.txt", t);
         eval::Tunables expected;
-        expected.exposure = 0.3;
+        expected.base.exposure = 0.3;
         CHECK(t == expected);  // left as it was, even for the lines before the bad one
         REQUIRE(e);
         CHECK(e->find('\n') == std::string::npos);
@@ -159,10 +178,10 @@ TEST_CASE("tunables: loaded from a file, the defaults for what it leaves out") {
         out << "reachAttack 0.5\n";
     }
     eval::Tunables t;
-    t.exposure = 0.3;
+    t.base.exposure = 0.3;
     REQUIRE_FALSE(eval::loadTunables(path, t));
     eval::Tunables expected;
-    expected.reachAttack = 0.5;
+    expected.base.reachAttack = 0.5;
     CHECK(t == expected);
     {
         std::ofstream out(path);

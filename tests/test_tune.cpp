@@ -125,9 +125,9 @@ TEST_CASE("fit: lowers the loss, moves only the weights named, keeps them in ran
     CHECK(lines > 0);
     const double before = tune::meanSquaredError(samples, start, 1);
     const double after = tune::meanSquaredError(samples, tuned, 1);
-    MESSAGE("loss ", before, " -> ", after, ", calibration ", tuned.calibration);
+    MESSAGE("loss ", before, " -> ", after, ", calibration ", tuned.base.calibration);
     CHECK(after < before);
-    CHECK(tuned.calibration < 2.0);
+    CHECK(tuned.base.calibration < 2.0);
     for (const eval::TunableSpec& spec : eval::tunableSpecs()) {
         CAPTURE(spec.name);
         CHECK(spec.get(tuned) >= spec.min);
