@@ -81,7 +81,13 @@ std::string asReserves(const std::string& dealt, const Rules& rules) {
 }  // namespace
 
 std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
-    return randomDeal(Rules::preset(ruleset), seed, round);
+    // Made once: a Rules works out every attack's and showdown's odds (0.35 ms), a thousand
+    // times the deal itself.
+    static const std::array<Rules, 5> kPresets = {
+        Rules::preset(Ruleset::Kelly), Rules::preset(Ruleset::DalsianClassic),
+        Rules::preset(Ruleset::Dalsian), Rules::preset(Ruleset::Holochess),
+        Rules::preset(Ruleset::Courtier)};
+    return randomDeal(kPresets[static_cast<std::size_t>(ruleset)], seed, round);
 }
 
 std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
