@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <sstream>
 
 #include "luck.h"
@@ -23,6 +24,16 @@ void shuffle(std::array<std::uint8_t, N>& items, std::uint64_t key) {
     }
 }
 
+// A ruleset's rules, made once: a Rules works out every attack's and showdown's odds
+// (0.35 ms), a thousand times a deal.
+const Rules& preset(Ruleset ruleset) {
+    static const std::array<Rules, 5> kPresets = {
+        Rules::preset(Ruleset::Kelly), Rules::preset(Ruleset::DalsianClassic),
+        Rules::preset(Ruleset::Dalsian), Rules::preset(Ruleset::Holochess),
+        Rules::preset(Ruleset::Courtier)};
+    return kPresets[static_cast<std::size_t>(ruleset)];
+}
+
 // The players' creatures on c2..c5 and c8..c11: each player's start group shuffled where the
 // deal keeps them, else the whole table (eight creatures) shuffled and split four and four.
 std::string dealtDeal(const Rules& rules, std::uint64_t key) {
@@ -33,8 +44,7 @@ std::string dealtDeal(const Rules& rules, std::uint64_t key) {
         shuffle(groups[1], mixKey(key, 2));
     } else {
         std::array<std::uint8_t, 8> all{};
-        for (std::size_t c = 0; c < all.size(); ++c)
-            all[c] = static_cast<std::uint8_t>(c);
+        std::iota(all.begin(), all.end(), std::uint8_t{0});
         shuffle(all, key);
         std::copy_n(all.begin(), 4, groups[0].begin());
         std::copy_n(all.begin() + 4, 4, groups[1].begin());
@@ -51,8 +61,7 @@ std::string dealtDeal(const Rules& rules, std::uint64_t key) {
 // Courtier has one start and no dice: uniform moves from it; no opening of
 // kCourtierOpening moves ends the game.
 std::string courtierOpening(std::uint64_t key) {
-    const Rules rules = Rules::preset(Ruleset::Courtier);
-    Position pos = Position::startpos(rules);
+    Position pos = Position::startpos(preset(Ruleset::Courtier));
     for (int i = 0; i < kCourtierOpening && !pos.isOver(); ++i) {
         EventList events;
         pos.generate(events);
@@ -81,13 +90,7 @@ std::string asReserves(const std::string& dealt, const Rules& rules) {
 }  // namespace
 
 std::string randomDeal(Ruleset ruleset, std::uint64_t seed, std::uint64_t round) {
-    // Made once: a Rules works out every attack's and showdown's odds (0.35 ms), a thousand
-    // times the deal itself.
-    static const std::array<Rules, 5> kPresets = {
-        Rules::preset(Ruleset::Kelly), Rules::preset(Ruleset::DalsianClassic),
-        Rules::preset(Ruleset::Dalsian), Rules::preset(Ruleset::Holochess),
-        Rules::preset(Ruleset::Courtier)};
-    return randomDeal(kPresets[static_cast<std::size_t>(ruleset)], seed, round);
+    return randomDeal(preset(ruleset), seed, round);
 }
 
 std::string randomDeal(const Rules& rules, std::uint64_t seed, std::uint64_t round) {
