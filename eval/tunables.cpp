@@ -74,34 +74,60 @@ constexpr Text join(std::string_view prefix, std::string_view rest, bool capital
     }
     return t;
 }
+
+// The EvalWeights that serve a ruleset, and how their weights are named and described.
+struct WeightGroup {
+    EvalWeights T::*weights = nullptr;
+    std::string_view prefix;  // of the names: "holochess" gives "holochessCalibration"
+    std::string_view label;   // of the meanings: "holochess: every term of ..."
+};
+constexpr std::array<WeightGroup, 3> kGroups = {{
+    {&T::base, "", ""},
+    {&T::holochess, "holochess", "holochess"},
+    {&T::classic, "classic", "dalsian-classic"},
+}};
+constexpr const WeightGroup& groupOf(Ruleset ruleset) {
+    switch (ruleset) {
+        case Ruleset::Holochess:
+            return kGroups[1];
+        case Ruleset::DalsianClassic:
+            return kGroups[2];
+        case Ruleset::Kelly:
+        case Ruleset::Dalsian:
+        case Ruleset::Courtier:
+            break;
+    }
+    return kGroups[0];
+}
+
+// A group's names and meanings, built at compile time.
 struct GroupTexts {
     std::array<Text, kEvalRows.size()> names, whats;
 };
-constexpr GroupTexts groupTexts(std::string_view prefix, std::string_view ruleset) {
+constexpr GroupTexts groupTexts(const WeightGroup& group) {
     GroupTexts g;
+    const Text label = group.label.empty() ? Text{} : join(group.label, ": ", false);
     for (std::size_t i = 0; i < kEvalRows.size(); ++i) {
-        g.names[i] = join(prefix, kEvalWeightNames[i], true);
-        g.whats[i] = join(join(ruleset, ": ", false).view(), kEvalRows[i].what, false);
+        g.names[i] = join(group.prefix, kEvalWeightNames[i], !group.prefix.empty());
+        g.whats[i] = join(label.view(), kEvalRows[i].what, false);
     }
     return g;
 }
-constexpr GroupTexts kHolochessTexts = groupTexts("holochess", "holochess");
-constexpr GroupTexts kClassicTexts = groupTexts("classic", "dalsian-classic");
+constexpr std::array<GroupTexts, kGroups.size()> kGroupTexts = {
+    groupTexts(kGroups[0]), groupTexts(kGroups[1]), groupTexts(kGroups[2])};
 
-// The rows of Tunables' EvalWeights `group`; texts nullptr: kEvalWeightNames and the plain
-// meanings (Tunables::base).
-constexpr std::array<TunableSpec, kEvalRows.size()> groupSpecs(EvalWeights T::*group,
-                                                               const GroupTexts* texts) {
+// The table's rows of kGroups[g].
+constexpr std::array<TunableSpec, kEvalRows.size()> groupSpecs(std::size_t g) {
     std::array<TunableSpec, kEvalRows.size()> specs{};
     for (std::size_t i = 0; i < kEvalRows.size(); ++i) {
         const EvalRow& row = kEvalRows[i];
-        specs[i] = {.name = texts ? texts->names[i].view() : kEvalWeightNames[i],
-                    .group = group,
+        specs[i] = {.name = kGroupTexts[g].names[i].view(),
+                    .group = kGroups[g].weights,
                     .groupReal = row.real,
                     .groupWhole = row.whole,
                     .min = row.min,
                     .max = row.max,
-                    .what = texts ? texts->whats[i].view() : row.what};
+                    .what = kGroupTexts[g].whats[i].view()};
     }
     return specs;
 }
@@ -172,9 +198,7 @@ constexpr auto concat(const std::array<TunableSpec, N>&... parts) {
      ...);
     return all;
 }
-constexpr auto kSpecs =
-    concat(groupSpecs(&T::base, nullptr), groupSpecs(&T::holochess, &kHolochessTexts),
-           groupSpecs(&T::classic, &kClassicTexts), kOtherSpecs);
+constexpr auto kSpecs = concat(groupSpecs(0), groupSpecs(1), groupSpecs(2), kOtherSpecs);
 
 [[nodiscard]] std::string number(double v) {
     std::array<char, 32> buf{};
@@ -323,33 +347,12 @@ Tunables::ReportModel Tunables::reportModel(Ruleset ruleset) const {
 }
 
 EvalWeights Tunables::evalWeights(Ruleset ruleset) const {
-    switch (ruleset) {
-        case Ruleset::Holochess:
-            return holochess;
-        case Ruleset::DalsianClassic:
-            return classic;
-        case Ruleset::Kelly:
-        case Ruleset::Dalsian:
-        case Ruleset::Courtier:
-            break;
-    }
-    return base;
+    return this->*groupOf(ruleset).weights;
 }
 
 std::string evalWeightName(std::string_view base, Ruleset ruleset) {
-    std::string_view prefix;
-    switch (ruleset) {
-        case Ruleset::Holochess:
-            prefix = "holochess";
-            break;
-        case Ruleset::DalsianClassic:
-            prefix = "classic";
-            break;
-        case Ruleset::Kelly:
-        case Ruleset::Dalsian:
-        case Ruleset::Courtier:
-            return std::string(base);
-    }
+    const std::string_view prefix = groupOf(ruleset).prefix;
+    if (prefix.empty()) return std::string(base);
     std::string name = std::string(prefix) + std::string(base);
     name[prefix.size()] = upper(name[prefix.size()]);
     return name;
