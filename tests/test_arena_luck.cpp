@@ -10,6 +10,7 @@
 #include "deals.h"
 #include "luck.h"
 #include "position.h"
+#include "results.h"
 
 using namespace dejarik;
 using namespace dejarik::arena;
@@ -250,28 +251,27 @@ TEST_SUITE("arena-unit") {
         // Recorded matches are replayed and extended by seed (resuming, shards, the strength
         // table's deals): a change to how deals are drawn must show here, not in results.
         const auto digest = [](const Rules& rules, std::uint64_t seed) {
-            std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over 500 rounds' DFENs
+            std::string deals;  // 500 rounds' DFENs, a line each
             for (std::uint64_t r = 0; r < 500; ++r)
-                for (const char c : randomDeal(rules, seed, r) + '\n')
-                    h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-            return h;
+                deals += randomDeal(rules, seed, r) + '\n';
+            return fingerprintOf(deals);
         };
         CHECK(randomDeal(Ruleset::Kelly, 2026, 0) == "./............/.GLNT..khms. 1 2 0 1");
         CHECK(randomDeal(Ruleset::Holochess, 2026, 0) == "./............/.SLNG..hmkt. 1 2 0 1");
-        CHECK(digest(Rules::preset(Ruleset::Kelly), 2026) == 9771110746484383711ull);
-        CHECK(digest(Rules::preset(Ruleset::Dalsian), 7) == 10449413518529132929ull);
-        CHECK(digest(Rules::preset(Ruleset::Holochess), 2026) == 17072560035149257387ull);
-        CHECK(digest(Rules::preset(Ruleset::Courtier), 3) == 4963364669134876416ull);
+        CHECK(digest(Rules::preset(Ruleset::Kelly), 2026) == "8799f57451341fdf");
+        CHECK(digest(Rules::preset(Ruleset::Dalsian), 7) == "9103c63b5317f981");
+        CHECK(digest(Rules::preset(Ruleset::Holochess), 2026) == "ecedeae5cd9a1aab");
+        CHECK(digest(Rules::preset(Ruleset::Courtier), 3) == "44e169de9a822f00");
         RuleOptions o;
         REQUIRE_FALSE(o.set("Setup", "arrange"));
-        CHECK(digest(Rules(o), 5) == 17787664979899248045ull);
+        CHECK(digest(Rules(o), 5) == "f6da7b0e5e8cedad");
         std::string error;
         const auto set = CreatureSet::parse(
             "start ABCD DDCC\nA 1 1 1 a\nB 2 2 2 b\nC 3 3 3 c\nD 4 4 4 d\n", "set", &error);
         REQUIRE_MESSAGE(set, error);
         RuleOptions f;
         f.creatureFile = std::make_shared<const CreatureSet>(*set);
-        CHECK(digest(Rules(f), 5) == 4196810047613709247ull);
+        CHECK(digest(Rules(f), 5) == "3a3e1080adce2bbf");
     }
 
     TEST_CASE("deal files") {
