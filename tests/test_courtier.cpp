@@ -323,8 +323,11 @@ void playRandomGames(int games, std::uint64_t seed) {
             cells[order[1]] = 'w';
             for (int i = 0; i < guards; ++i)
                 cells[order[2 + i]] = i % 2 ? 'u' : 'U';
+            // One draw per statement: the operands of + are unsequenced.
+            const bool second = (rng() & 1) != 0;
+            const auto quiet = rng() % 30;
             dfen = cells.substr(0, 1) + '/' + cells.substr(1, 12) + '/' + cells.substr(13) +
-                   ((rng() & 1) ? " 2 1 " : " 1 1 ") + std::to_string(rng() % 30) + " 1";
+                   (second ? " 2 1 " : " 1 1 ") + std::to_string(quiet) + " 1";
         }
         CAPTURE(dfen);
         Position pos = at(dfen.c_str(), rules);

@@ -175,8 +175,37 @@ std::string passStart(std::mt19937_64& rng, const Rules& rules) {
         cells[rotated(wall)] = ofPlayer(letters[rng() % count], !second);
     for (const int extra : {5, 6, 7, 18, 19, 20})  // b5..b7, c6..c8: more enemies, maybe
         if (rng() & 1) cells[rotated(extra)] = ofPlayer(letters[rng() % count], !second);
-    return cellsField(cells) + (second ? " 2 " : " 1 ") + ((rng() & 1) ? "1 " : "2 ") +
-           std::to_string(rng() % 40) + " 1";
+    // One draw per statement: the operands of + are unsequenced, and compilers order them
+    // differently, which would make the games depend on the compiler.
+    const bool oneActionLeft = (rng() & 1) != 0;
+    const auto quiet = rng() % 40;
+    return cellsField(cells) + (second ? " 2 " : " 1 ") + (oneActionLeft ? "1 " : "2 ") +
+           std::to_string(quiet) + " 1";
+}
+
+// Random games of 300 events seldom come down to one creature each where attacks are rare
+// (Rays of Death: only into or out of the combat cell; KingOfTheCentre) or games end early
+// (CentreWin). So one game in eight (an odd one, which Setup=arrange deals too) is a duel: it
+// starts at 2 v 1 and takes an attack whenever one is legal.
+bool duelGame(int game) {
+    return game % 8 == 3;
+}
+
+// A duel's start: the lone creature in the centre (the combat cell of every other roll under
+// Rays of Death), the two beside it on the inner ring and on turn with both actions, the quiet
+// counter at 0. Player 1 and player 2 take turns at having the two.
+std::string duelStart(std::mt19937_64& rng, const Rules& rules, int game) {
+    const bool twoAreSecond = game % 16 == 11;
+    const std::string letters = rules.letters();
+    std::array<char, Cell::kCount> cells;
+    cells.fill('.');
+    const int ray = static_cast<int>(rng() % 12);
+    const int otherRay = (ray + 1 + static_cast<int>(rng() % 11)) % 12;
+    cells[0] = ofPlayer(letters[rng() % letters.size()], !twoAreSecond);  // a
+    for (const int r : {ray, otherRay})
+        cells[1 + r] = ofPlayer(letters[rng() % letters.size()], twoAreSecond);  // b<r + 1>
+    const auto turn = 1 + rng() % 200;
+    return cellsField(cells) + (twoAreSecond ? " 2 2 0 " : " 1 2 0 ") + std::to_string(turn);
 }
 
 // A random start: the standard one, a random deal, a random crowded board, or one where the
@@ -200,6 +229,7 @@ std::string randomStart(std::mt19937_64& rng, const Rules& rules, int game) {
         return cellsField(cells) + '/' + reserve.substr(4) + " 1 2 0 1";
     }
     if (game % 16 == 15) return passStart(rng, rules);
+    if (duelGame(game) && !rules.arrange()) return duelStart(rng, rules, game);
     if (rules.arrange()) {
         // The other games as dealt: the same creatures on their start cells.
         RuleOptions dealt = rules.options();
@@ -518,9 +548,15 @@ void playGames(const Variant& v, std::uint64_t seed) {
             checkNode(pos, events, nodes % 8 == 0, nodes % 97 == 0);
             if (pos.isOver() || ply == kMaxEvents) break;
 
-            // Decisions uniformly; outcomes uniformly over the possible ones too, so that
-            // unlikely outcomes are played as often as likely ones.
-            const Event e = events[static_cast<int>(rng() % events.size())];
+            // Decisions uniformly (a duel's attacks first); outcomes uniformly over the
+            // possible ones too, so that unlikely outcomes are played as often as likely ones.
+            Event e = events[static_cast<int>(rng() % events.size())];
+            if (duelGame(game)) {
+                std::vector<Event> attacks;
+                for (const Event a : events)
+                    if (a.kind() == EventKind::Attack) attacks.push_back(a);
+                if (!attacks.empty()) e = attacks[rng() % attacks.size()];
+            }
             VERIFY(pos.parseEvent(pos.token(e)) == e);
             moves += pos.token(e) + ' ';
 
@@ -574,10 +610,7 @@ void playGames(const Variant& v, std::uint64_t seed) {
     CHECK(cov.placementsByOpponent > 0);
     CHECK(cov.blockedPushes > 0);
     CHECK(cov.passes > 0);
-    // Under Rays of Death combat waits for the combat cell: random games of 300 events seldom
-    // come down to one creature each (kelly's do; the others' are not asked to).
-    if (!rules.raysOfDeath() || rules.ruleset() == Ruleset::Kelly)
-        CHECK(cov.results[static_cast<int>(Result::Showdown)] > 0);
+    CHECK(cov.results[static_cast<int>(Result::Showdown)] > 0);
     CHECK(cov.results[static_cast<int>(Result::Draw)] > 0);
     CHECK(cov.results[static_cast<int>(Result::Player1Wins)] > 0);
     CHECK(cov.results[static_cast<int>(Result::Player2Wins)] > 0);
