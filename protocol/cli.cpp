@@ -406,14 +406,15 @@ int runOdds(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
-        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P]]\n"
+        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P [--unboxed]]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
         "other.\n--race: the most any player can score from two armies (creature letters, e.g.\n"
         "GLNT KHMS), whatever both sides do; without armies, every split a deal makes.\n"
-        "--against P: the same when the opponent is the baseline player P and is never\n"
-        "left without a move (it then makes only the attacks it would choose).\n"
+        "--against P: the same when the opponent is the baseline player P: it makes only the\n"
+        "attacks it would choose, but any attack where the armies allow it to be left without\n"
+        "a move; with --unboxed, never (games in which it always has a move).\n"
         "Options");
     addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
@@ -428,7 +429,8 @@ int runOdds(const std::vector<std::string>& args) {
         "[ARMY1 ARMY2]: the race bound of player 1's army against player 2's")(
         "against", po::value(&against),
         "with --race: the opponent (random, greedy or cautious) makes only the attacks it would "
-        "choose, never left without a move");
+        "choose while it has a legal move")(
+        "unboxed", "with --against: only games in which the opponent always has a legal move");
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -445,6 +447,8 @@ int runOdds(const std::vector<std::string>& args) {
             "an attack needs both sides: --attacker X --defender Y or --attack A "
             "--defence D"};
     if (vm.count("against") && !vm.count("race")) throw UsageError{"--against goes with --race"};
+    if (vm.count("unboxed") && !vm.count("against"))
+        throw UsageError{"--unboxed goes with --against"};
     if (vm.count("race")) {
         if (attackerFlags || vm.count("showdown"))
             throw UsageError{"--race goes with no attack and no showdown"};
@@ -468,7 +472,9 @@ int runOdds(const std::vector<std::string>& args) {
                 return search::mayChooseAttack(player, rules, attacker, defender);
             };
         }
-        printLines(raceLines(rules, armies, opponent));
+        printLines(
+            raceLines(rules, armies, opponent,
+                      vm.count("unboxed") ? race::Boxing::Never : race::Boxing::WhereArmiesAllow));
         return 0;
     }
     if (vm.count("showdown")) {

@@ -135,12 +135,15 @@ std::vector<Armies> dealSplits(const Rules& rules) {
 }  // namespace
 
 std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies,
-                                   const race::OpponentAttacks& opponent) {
+                                   const race::OpponentAttacks& opponent, race::Boxing boxing) {
     if (!race::materialDecides(rules)) return {};
+    race::WithoutMoveCache withoutMove(rules);
     std::vector<std::string> out;
     if (armies) {
-        const auto one = race::bound(rules, armies->one, armies->two, opponent);
-        const auto two = race::bound(rules, armies->two, armies->one, opponent);
+        const auto one =
+            race::bound(rules, armies->one, armies->two, opponent, boxing, &withoutMove);
+        const auto two =
+            race::bound(rules, armies->two, armies->one, opponent, boxing, &withoutMove);
         if (!one || !two) return {};
         const std::string a = armyText(rules, armies->one, Player::One),
                           b = armyText(rules, armies->two, Player::Two);
@@ -151,7 +154,7 @@ std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armie
     const std::vector<Armies> splits = dealSplits(rules);
     race::Bound sum, low{1, 1}, high{0, 0};
     for (const Armies& s : splits) {
-        const auto b = race::bound(rules, s.one, s.two, opponent);
+        const auto b = race::bound(rules, s.one, s.two, opponent, boxing, &withoutMove);
         if (!b) return {};
         out.push_back(armyText(rules, s.one, Player::One) + " vs " +
                       armyText(rules, s.two, Player::Two) + "  " + boundText(*b));

@@ -43,9 +43,11 @@ namespace dejarik::protocol {
 struct Armies {
     std::vector<Creature> one, two;
 };
-// With `opponent`, the other side makes only the attacks the model allows (race::bound).
-[[nodiscard]] std::vector<std::string> raceLines(const Rules& rules,
-                                                 const std::optional<Armies>& armies,
-                                                 const race::OpponentAttacks& opponent = {});
+// With `opponent`, the other side makes only the attacks the model allows, where `boxing`
+// says (race::bound).
+[[nodiscard]] std::vector<std::string> raceLines(
+    const Rules& rules, const std::optional<Armies>& armies,
+    const race::OpponentAttacks& opponent = {},
+    race::Boxing boxing = race::Boxing::WhereArmiesAllow);
 
 }  // namespace dejarik::protocol

@@ -1,6 +1,8 @@
 // Move and attack sets of single pieces (RULES §5, §6).
 #pragma once
 
+#include <optional>
+
 #include "board.h"
 #include "rules.h"
 
@@ -26,6 +28,12 @@ namespace dejarik::movegen {
 // the general case, and the reference that tests hold the fast path to.
 [[nodiscard]] Bitboard destinationsReference(Cell from, int steps, Bitboard empty,
                                              bool centreStraight);
+
+// The cells of one simple path of exactly `steps` steps from `from` over `empty` cells (the
+// start excluded), if there is one: a piece is left without that move only when one of them
+// is taken.
+[[nodiscard]] std::optional<Bitboard> anyPath(Cell from, int steps, Bitboard empty,
+                                              bool centreStraight);
 
 // Destinations of the simple paths of exactly `steps` steps from `from` over `empty` cells
 // (`from` itself must not be in `empty`). Bit-parallel for up to 3 steps, the most any

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "board.h"
+#include "movegen.h"
 
 namespace dejarik::race {
 
@@ -52,12 +53,69 @@ std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creatu
         at(Outcome::Kill));
 }
 
+// Whether taking at most `budget` more cells leaves every piece (on `cells`, moving `steps`)
+// without a path. A bounded hitting set: any such choice must take a cell of each path still
+// open, so branching on the cells of one of them misses none.
+struct OpenPaths {
+    std::optional<Bitboard> first;  // the first piece's path that is still open
+    int disjoint = 0;               // open paths that share no cell: each takes its own cell
+};
+
+OpenPaths openPaths(std::span<const Cell> cells, std::span<const int> steps, Bitboard occupied,
+                    bool centreStraight) {
+    const Bitboard empty = ~occupied & Bitboard(Bitboard::kAllBits);
+    OpenPaths open;
+    Bitboard onPaths;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        const auto path = movegen::anyPath(cells[i], steps[i], empty, centreStraight);
+        if (!path) continue;
+        if (!open.first) open.first = path;
+        if ((*path & onPaths).empty()) ++open.disjoint;
+        onPaths |= *path;
+    }
+    return open;
+}
+
+bool immobilisable(std::span<const Cell> cells, std::span<const int> steps, Bitboard occupied,
+                   int budget, bool centreStraight) {
+    const OpenPaths open = openPaths(cells, steps, occupied, centreStraight);
+    if (!open.first) return true;
+    if (open.disjoint > budget) return false;
+    for (const Cell x : *open.first)
+        if (immobilisable(cells, steps, occupied | Bitboard::of(x), budget - 1, centreStraight))
+            return true;
+    return false;
+}
+
+// Places pieces placed..end of `steps` on every free cell, then asks immobilisable.
+bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard occupied, int budget,
+               bool centreStraight) {
+    const std::size_t placed = cells.size();
+    if (placed == steps.size())
+        return immobilisable(cells, steps, occupied, budget, centreStraight);
+    // Every board is a rotation or reflection of one with the first piece on a, b1 or c1.
+    const Bitboard choices = placed == 0
+                                 ? Bitboard::of(Cell::centre()) | Bitboard::of(Cell::inner(1)) |
+                                       Bitboard::of(Cell::outer(1))
+                                 : ~occupied & Bitboard(Bitboard::kAllBits);
+    for (const Cell c : choices) {
+        cells.push_back(c);
+        const bool found =
+            someBoard(cells, steps, occupied | Bitboard::of(c), budget, centreStraight);
+        cells.pop_back();
+        if (found) return true;
+    }
+    return false;
+}
+
 class Race {
   public:
     Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other,
-         const OpponentAttacks& opponent)
+         const OpponentAttacks& opponent, Boxing boxing, WithoutMoveCache& withoutMove)
         : rules_(rules),
           opponent_(opponent),
+          boxing_(boxing),
+          withoutMove_(withoutMove),
           own_(own.begin(), own.end()),
           other_(other.begin(), other.end()) {
         const std::size_t states = std::size_t{1} << (own_.size() + other_.size());
@@ -88,6 +146,9 @@ class Race {
             best.win = std::max(best.win, q * w.win + (1 - q) * l.win);
         };
         const bool boxable = std::popcount(own) + std::popcount(other) > kFewestNeighbours;
+        // Where the other side may be left without a move, any of its attacks may be forced.
+        const bool modelHolds = !opponent_ || boxing_ == Boxing::Never ||
+                                !mayBeLeftWithoutMove(other, std::popcount(own));
         for (std::size_t i = 0; i < own_.size(); ++i) {
             if (!(own >> i & 1)) continue;
             for (std::size_t j = 0; j < other_.size(); ++j) {
@@ -95,7 +156,7 @@ class Race {
                 const unsigned ownLoss = own & ~(1u << i), otherLoss = other & ~(1u << j);
                 if (const auto q = attackerWins(rules_, own_[i], other_[j], boxable))
                     consider(*q, ownLoss, otherLoss);
-                if (opponent_ && !opponent_(other_[j], own_[i])) continue;
+                if (modelHolds && opponent_ && !opponent_(other_[j], own_[i])) continue;
                 if (const auto q = defenderWins(rules_, other_[j], own_[i], boxable))
                     consider(*q, ownLoss, otherLoss);
             }
@@ -104,26 +165,56 @@ class Race {
         return slot;
     }
 
+    bool mayBeLeftWithoutMove(unsigned other, int ownCount) {
+        std::vector<Creature> side;
+        for (std::size_t j = 0; j < other_.size(); ++j)
+            if (other >> j & 1) side.push_back(other_[j]);
+        return withoutMove_(side, ownCount);
+    }
+
     const Rules& rules_;
     const OpponentAttacks& opponent_;
+    Boxing boxing_;
+    WithoutMoveCache& withoutMove_;
     std::vector<Creature> own_, other_;
     std::vector<Bound> memo_;
 };
 
 }  // namespace
 
+bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side, int others) {
+    if (side.empty()) return false;
+    std::vector<int> steps;
+    for (const Creature c : side)
+        steps.push_back(rules.ratings(c).movement);
+    std::vector<Cell> cells;
+    return someBoard(cells, steps, Bitboard(), std::max(0, others), rules.centreStraight());
+}
+
+bool WithoutMoveCache::operator()(std::span<const Creature> side, int others) {
+    std::vector<int> steps;
+    for (const Creature c : side)
+        steps.push_back(rules_.ratings(c).movement);
+    std::ranges::sort(steps);
+    const auto [at, added] = known_.try_emplace({steps, others}, false);
+    if (added) at->second = canBeLeftWithoutMove(rules_, side, others);
+    return at->second;
+}
+
 bool materialDecides(const Rules& rules) {
     return !rules.courtier() && rules.centreWin() == 0 && !rules.raysOfDeath();
 }
 
 std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
-                           std::span<const Creature> other, const OpponentAttacks& opponent) {
+                           std::span<const Creature> other, const OpponentAttacks& opponent,
+                           Boxing boxing, WithoutMoveCache* cache) {
     if (!materialDecides(rules)) return std::nullopt;
     if (own.empty() || other.empty()) return std::nullopt;
     if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;
     const auto known = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
     if (!std::ranges::all_of(own, known) || !std::ranges::all_of(other, known)) return std::nullopt;
-    return Race(rules, own, other, opponent).solve();
+    WithoutMoveCache local(rules);
+    return Race(rules, own, other, opponent, boxing, cache ? *cache : local).solve();
 }
 
 }  // namespace dejarik::race

@@ -18,8 +18,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "rules.h"
 
@@ -35,16 +38,44 @@ struct Bound {
 
 // Which attacks of the other side (its creature on one of the player's) may happen while
 // that side has a legal move: an opponent model. Empty: every attack, whoever the opponent.
-// A side left without a move must attack whatever the odds (RULES §4), so with a model the
-// bound is for games in which the player never leaves the other side without a move.
 using OpponentAttacks = std::function<bool(Creature attacker, Creature defender)>;
+
+// A side left without a move must attack whatever the odds (RULES §4). Under a model the
+// bound either lets every attack of the other side happen wherever the armies allow that
+// side to be left without a move (canBeLeftWithoutMove), and so holds in every game against
+// the model; or never, and holds for the games in which the player never boxes it in so.
+enum class Boxing { WhereArmiesAllow, Never };
+
+// Whether the pieces of `side` can all stand without a legal move while the other side has
+// `others` pieces on the board: on some board of them all, every path of every piece of
+// `side` (RULES §5) runs into a taken cell, whoever's piece takes it. Exhaustive over the
+// boards (up to the board's rotations) and over the cells the other side's pieces may take.
+[[nodiscard]] bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side,
+                                        int others);
+
+// canBeLeftWithoutMove remembered by what it depends on under one Rules, the movements of the
+// side and the number of other pieces: for bounds over many armies.
+class WithoutMoveCache {
+  public:
+    explicit WithoutMoveCache(const Rules& rules) : rules_(rules) {}
+    WithoutMoveCache(const Rules&&) = delete;
+    [[nodiscard]] bool operator()(std::span<const Creature> side, int others);
+
+  private:
+    const Rules& rules_;
+    std::map<std::pair<std::vector<int>, int>, bool> known_;
+};
 
 // The bound for the player whose army is `own` against `other` (creatures of the rules'
 // set, repeats allowed). Nothing when the rules decide games by more than material, or an
 // army is empty or larger than kMaxArmy.
+// With a model, `cache` (of the same rules) may carry what is known of sides without a move
+// from one bound to the next.
 [[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
                                          std::span<const Creature> other,
-                                         const OpponentAttacks& opponent = {});
+                                         const OpponentAttacks& opponent = {},
+                                         Boxing boxing = Boxing::WhereArmiesAllow,
+                                         WithoutMoveCache* cache = nullptr);
 
 // Whether `bound` answers under these rules.
 [[nodiscard]] bool materialDecides(const Rules& rules);

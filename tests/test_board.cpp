@@ -315,7 +315,9 @@ TEST_CASE("moves on crowded boards: hand-checked blocked cases") {
     }
 }
 
-TEST_CASE("moves: the fast generator equals both path searches on random occupancies") {
+TEST_CASE(
+    "moves: the fast generator equals both path searches on random occupancies; anyPath "
+    "finds a path exactly when there is one") {
     std::mt19937 rng(2024);
     for (int trial = 0; trial < 2000; ++trial) {
         // Densities from nearly empty to nearly full.
@@ -331,6 +333,15 @@ TEST_CASE("moves: the fast generator equals both path searches on random occupan
                     const Bitboard fast = movegen::destinations(from, steps, empty, straight);
                     const Bitboard ref =
                         movegen::destinationsReference(from, steps, empty, straight);
+                    // The path's cells are empty, as many as its steps, and a path of them
+                    // alone is a legal move.
+                    const auto path = movegen::anyPath(from, steps, empty, straight);
+                    REQUIRE(path.has_value() == ref.any());
+                    if (path) {
+                        CHECK(path->count() == steps);
+                        CHECK((*path & ~empty).empty());
+                        CHECK(movegen::destinationsReference(from, steps, *path, straight).any());
+                    }
                     if (fast != ref || (trial % 5 == 0 && steps <= 3)) {
                         const std::string name = from.name();
                         CAPTURE(name);

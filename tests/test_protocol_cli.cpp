@@ -137,7 +137,12 @@ P(player 2 wins) = 21/31 = 0.677419)");
         const Run greedy =
             run({"odds", "--ruleset", "kelly", "--race", "GHS", "nt", "--against", "greedy"});
         REQUIRE(greedy.out.size() == 2);
-        CHECK(startsWith(greedy.out[0], "player 1 GHS against nt: at most score 0.50"));
+        // Three against two cannot box both in; after a kill, three against one can.
+        CHECK(startsWith(greedy.out[0], "player 1 GHS against nt: at most score 0.57"));
+        const Run unboxed = run({"odds", "--ruleset", "kelly", "--race", "GHS", "nt", "--against",
+                                 "greedy", "--unboxed"});
+        REQUIRE(unboxed.out.size() == 2);
+        CHECK(startsWith(unboxed.out[0], "player 1 GHS against nt: at most score 0.50"));
         const Run holochess = run({"odds", "--ruleset", "holochess", "--race"});
         REQUIRE(holochess.out.size() == 1);  // its deals keep the start groups
         CHECK(startsWith(holochess.out[0], "SGNL vs mhtk  score "));
@@ -245,6 +250,7 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"odds", "--race", "GLN"},
             {"odds", "--race", "--against", "nobody"},
             {"odds", "--against", "greedy"},
+            {"odds", "--race", "--unboxed"},
             {"odds", "--race", "GLX", "khms"},
             {"odds", "--race", "GLNTSMHKG", "khms"},
             {"odds", "--race", "--showdown", "S", "N"},

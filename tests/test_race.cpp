@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <span>
 #include <vector>
 
+#include "board.h"
+#include "movegen.h"
 #include "race.h"
 #include "rules.h"
 
@@ -135,18 +139,132 @@ TEST_SUITE("race") {
         const std::array other{N, T};
         const auto any = race::bound(kelly, own, other);
         const auto all = race::bound(kelly, own, other, [](Creature, Creature) { return true; });
-        const auto none = race::bound(kelly, own, other, [](Creature, Creature) { return false; });
+        const race::OpponentAttacks never = [](Creature, Creature) { return false; };
+        const auto none = race::bound(kelly, own, other, never);
+        const auto noneUnboxed = race::bound(kelly, own, other, never, race::Boxing::Never);
         REQUIRE(any);
         REQUIRE(all);
         REQUIRE(none);
+        REQUIRE(noneUnboxed);
         CHECK(all->score == any->score);
         CHECK(all->win == any->win);
         CHECK(none->score <= any->score);
+        CHECK(noneUnboxed->score <= none->score);
         // The Ng'ok and the Strider are all but unkillable in kelly: only their own attacks,
-        // baited, would lose them, so without those the player can hardly win.
+        // baited or forced, would lose them, so without those the player can hardly win.
         CHECK(any->score > 0.99);
-        CHECK(none->win < 0.05);
-        CHECK(none->score == doctest::Approx(0.5).epsilon(0.02));
+        CHECK(noneUnboxed->win < 0.05);
+        CHECK(noneUnboxed->score == doctest::Approx(0.5).epsilon(0.02));
+        // Boxed in at 3 v 1, the last of them must attack.
+        CHECK(none->win > noneUnboxed->win + 0.05);
+    }
+
+    TEST_CASE("a side without a move: one piece needs three others, two need four, three more") {
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {  // holochess: CentreStraight
+            const Rules rl = Rules::preset(r);
+            CAPTURE(r);
+            for (const Creature c : {S, M, G, H, T, N, K, L}) {
+                const std::array one{c};
+                CHECK_FALSE(race::canBeLeftWithoutMove(rl, one, 2));
+                CHECK(race::canBeLeftWithoutMove(rl, one, 3));  // an outer cell's three neighbours
+            }
+            for (const auto& pair : {std::array{N, H}, std::array{T, M}, std::array{S, K}}) {
+                CHECK_FALSE(race::canBeLeftWithoutMove(rl, pair, 3));
+                CHECK(race::canBeLeftWithoutMove(rl, pair, 4));  // side by side on the outer ring
+            }
+            CHECK_FALSE(race::canBeLeftWithoutMove(rl, std::array{N, H, G}, 4));
+            CHECK_FALSE(race::canBeLeftWithoutMove(rl, std::array{T, M, L}, 4));
+            CHECK_FALSE(race::canBeLeftWithoutMove(rl, std::array{N, T, G, S}, 4));
+            CHECK(race::canBeLeftWithoutMove(rl, std::array{N, H, G}, 5));
+            CHECK_FALSE(race::canBeLeftWithoutMove(rl, std::array{N}, 0));
+        }
+    }
+
+    TEST_CASE("a side without a move: the search over boards against every board") {
+        // Every board of one or two pieces and `others` more, each piece's moves from the
+        // move generator: the hitting-set search must find a board exactly when one exists.
+        const auto exists = [](const Rules& rl, std::span<const Creature> side, int others) {
+            const int n = static_cast<int>(side.size());
+            const std::uint32_t all = Bitboard::kAllBits;
+            for (std::uint32_t sideCells = 1; sideCells <= all; ++sideCells) {
+                if (std::popcount(sideCells) != n) continue;
+                // Both orders of two pieces on two cells.
+                for (int swap = 0; swap < n; ++swap) {
+                    std::vector<Cell> cells;
+                    for (const Cell c : Bitboard(sideCells))
+                        cells.push_back(c);
+                    if (swap) std::swap(cells[0], cells[1]);
+                    const std::uint32_t free = all & ~sideCells;
+                    // Every set of `others` free cells (Gosper's hack over the free bits).
+                    std::vector<int> freeBits;
+                    for (int i = 0; i < Cell::kCount; ++i)
+                        if (free >> i & 1) freeBits.push_back(i);
+                    const int m = static_cast<int>(freeBits.size());
+                    for (std::uint32_t pick = (1u << others) - 1; pick < (1u << m);) {
+                        std::uint32_t occupied = sideCells;
+                        for (int b = 0; b < m; ++b)
+                            if (pick >> b & 1)
+                                occupied |= 1u << freeBits[static_cast<std::size_t>(b)];
+                        const Bitboard empty(all & ~occupied);
+                        bool stuck = true;
+                        for (int i = 0; i < n && stuck; ++i)
+                            stuck = movegen::destinations(
+                                        cells[static_cast<std::size_t>(i)],
+                                        rl.ratings(side[static_cast<std::size_t>(i)]).movement,
+                                        empty, rl.centreStraight())
+                                        .empty();
+                        if (stuck) return true;
+                        if (others == 0) break;
+                        const std::uint32_t low = pick & -pick, ripple = pick + low;
+                        pick = ripple | (((pick ^ ripple) >> 2) / low);
+                    }
+                }
+            }
+            return false;
+        };
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {
+            const Rules rl = Rules::preset(r);
+            CAPTURE(r);
+            for (const Creature c : {H, S, T}) {  // movement 1, 2 and 3 in kelly
+                const std::array one{c};
+                for (int others = 0; others <= 3; ++others)
+                    CHECK(race::canBeLeftWithoutMove(rl, one, others) == exists(rl, one, others));
+            }
+            const std::array pair{N, T};
+            for (int others = 0; others <= 3; ++others)
+                CHECK(race::canBeLeftWithoutMove(rl, pair, others) == exists(rl, pair, others));
+        }
+    }
+
+    TEST_CASE("against a model, forced attacks count only where the side can be left stuck") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        const race::OpponentAttacks none = [](Creature, Creature) { return false; };
+        // Three against a lone Ng'ok: it can be boxed in and made to attack, so the bound is
+        // as without a model; never boxed in, it never attacks and is all but unkillable.
+        const std::array three{G, H, S};
+        const std::array ngok{N};
+        const auto any = race::bound(kelly, three, ngok);
+        const auto boxed = race::bound(kelly, three, ngok, none);
+        const auto unboxed = race::bound(kelly, three, ngok, none, race::Boxing::Never);
+        REQUIRE(any);
+        REQUIRE(boxed);
+        REQUIRE(unboxed);
+        CHECK(boxed->score <= any->score);  // at 2 v 1, after a loss, the model holds again
+        CHECK(unboxed->score < boxed->score - 0.1);
+        // Two against it cannot box it in: the model holds either way.
+        const std::array two{G, H};
+        const auto a = race::bound(kelly, two, ngok, none);
+        const auto b = race::bound(kelly, two, ngok, none, race::Boxing::Never);
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->score == b->score);
+        CHECK(a->score < race::bound(kelly, two, ngok)->score - 0.1);
+        // A cache shared between bounds changes nothing.
+        race::WithoutMoveCache cache(kelly);
+        const auto cached =
+            race::bound(kelly, three, ngok, none, race::Boxing::WhereArmiesAllow, &cache);
+        REQUIRE(cached);
+        CHECK(cached->score == boxed->score);
     }
 
     TEST_CASE("refused where material is not all that decides, or an army is empty or too big") {
