@@ -6,7 +6,7 @@ target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_
 
 add_executable(arena-tests
   test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
-  test_arena_engines.cpp test_arena_courtier.cpp)
+  test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp)
 target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
   ARENA_TEST_ENGINE="$<TARGET_FILE:dejarik-test-engine>")
@@ -57,6 +57,16 @@ rm -f kelly-*.dgn && '${ARENA_CLI}' --engine cmd=${ARENA_TEST_ENGINE_PATH} depth
 bash '${CMAKE_SOURCE_DIR}/tools/arena/strength-table.sh' kelly .")
 set_tests_properties(arena-cli-calibration-table PROPERTIES
   PASS_REGULAR_EXPRESSION "Calibration of a in kelly.*\\| \\[[-+][01]\\.[0-9]+, [-+][01]\\.[0-9]+\\) \\| [1-4] \\| [0-9]+ \\| [01]\\.[0-9]+ \\| .*decisions in 4 games")
+# `ends` on the records of a small match of the built-in players.
+add_test(NAME arena-cli-ends
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/ends' && cd '${ARENA_CLI_DIR}/ends' && rm -f g.dgn && \
+'${ARENA_CLI}' --engine builtin=greedy --engine builtin=random --pairs 3 --quiet --records g.dgn \
+>/dev/null && '${ARENA_CLI}' ends g.dgn --player greedy --against random")
+set_tests_properties(arena-cli-ends PROPERTIES
+  PASS_REGULAR_EXPRESSION "greedy's games: the race bound .*\\(random\\).*\nwon +[0-6] ")
+add_test(NAME arena-cli-ends-usage COMMAND ${ARENA_CLI} ends some.dgn --against greedy)
+set_tests_properties(arena-cli-ends-usage PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: ends: --player NAME is required")
 add_test(NAME arena-cli-usage COMMAND ${ARENA_CLI} --engine builtin=greedy)
 set_tests_properties(arena-cli-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: give two or more --engine")

@@ -5,6 +5,7 @@
 //   dejarik-arena demo --engine PATH [--seed N]
 //   dejarik-arena replay RECORDS [--engine PATH]
 //   dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]
+//   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/null_sink.h>
@@ -26,6 +27,7 @@
 #include "analysis.h"
 #include "command_line.h"
 #include "deals.h"
+#include "ends.h"
 #include "report_fit.h"
 #include "text_file.h"
 #include "tournament.h"
@@ -586,6 +588,51 @@ int calibrateCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------
+// ends
+
+int endsCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]\n"
+        "Replays the games of engine NAME and follows the race bound of its army against the\n"
+        "other's (dejarik odds --race) from kill to kill: by result, the bound at the start and\n"
+        "at the end, the attack after which it first fell below X, and the most common such\n"
+        "falls in the games not won (docs/arena.md, \"Ends\").\nOptions");
+    std::vector<std::string> inputs;
+    arena::EndsOptions options;
+    std::string against;
+    desc.add_options()("help,h", "show this help")("player", po::value(&options.player),
+                                                   "the engine whose games are read")(
+        "against", po::value(&against),
+        "the other side as the baseline player P (random, greedy or cautious), forced to "
+        "attack only where the armies allow it to be boxed in")(
+        "unboxed", "with --against: never forced to attack")(
+        "below", po::value(&options.below), "the bound a fall is counted at (default 0.6)")(
+        "input", po::value(&inputs), "record files");
+    po::variables_map vm;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
+    if (options.player.empty()) return usageError("ends: --player NAME is required");
+    if (!(options.below > 0 && options.below <= 1))
+        return usageError("--below: above 0, at most 1");
+    if (vm.count("against")) {
+        options.against = search::parseBaseline(against);
+        if (!options.against)
+            return usageError("--against: '" + against +
+                              "' is not a baseline player (random, greedy, cautious)");
+    }
+    if (vm.count("unboxed")) {
+        if (!options.against) return usageError("--unboxed goes with --against");
+        options.boxing = race::Boxing::Never;
+    }
+    std::string error;
+    const auto records = readRecords(inputs, error);
+    if (!records) return usageError(error);
+    const auto ends = arena::analyseEnds(*records, options, error);
+    if (!ends) return usageError(error);
+    std::cout << arena::formatEnds(*ends, options);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -601,10 +648,11 @@ int main(int argc, char** argv) {
         if (command == "demo") return demoCommand(args);
         if (command == "replay") return replayCommand(args);
         if (command == "calibrate") return calibrateCommand(args);
+        if (command == "ends") return endsCommand(args);
     } catch (const std::exception& e) {
         std::cerr << "dejarik-arena: error: " << e.what() << "\n";
         return kExitError;
     }
     return usageError("unknown command '" + command +
-                      "' (run, merge, demo, replay, calibrate; --help for each)");
+                      "' (run, merge, demo, replay, calibrate, ends; --help for each)");
 }

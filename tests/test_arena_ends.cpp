@@ -1,0 +1,92 @@
+// `dejarik-arena ends` (tools/arena/ends.h): the race bound followed from kill to kill.
+#include <doctest/doctest.h>
+
+#include "ends.h"
+#include "race.h"
+
+using namespace dejarik;
+using namespace dejarik::arena;
+
+namespace {
+
+// Player 1 (x): a Molator on b1 next to player 2's lone Ng'ok on c1, a K'lor'slug and a
+// Savrip elsewhere; the Molator attacks and is counter-killed: 3 v 1 becomes 2 v 1.
+GameRecord lostMolator(GameOutcome outcome) {
+    GameRecord r;
+    r.rules = Rules::preset(Ruleset::Kelly).describe();
+    r.deal = "./L.........../n...K.S..... 1 2 0 1";
+    r.players = {"x", "y"};
+    r.outcome = outcome;
+    r.termination =
+        outcome == GameOutcome::Draw ? Termination::QuietDraw : Termination::Elimination;
+    r.events = {{"b1xc1", "", 1, true}, {"counterkill", "", 1, false}};
+    return r;
+}
+
+}  // namespace
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("ends: the fall of the bound, by whose attack, against a model or any opponent") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        const std::vector<GameRecord> records = {lostMolator(GameOutcome::Draw)};
+        std::string error;
+        EndsOptions greedy{.player = "x", .against = search::Baseline::Greedy};
+        const auto ends = analyseEnds(records, greedy, error);
+        INFO(error);
+        REQUIRE(ends);
+        const EndsRow& drawn = ends->byResult[1];
+        CHECK(drawn.games == 1);
+        CHECK(ends->byResult[0].games == 0);
+        // 3 v 1 against greedy: the Ng'ok can be boxed in; 2 v 1 it cannot, and never has to
+        // attack: the bound falls to a draw, by x's own attack.
+        const std::array three{Creature::Klorslug, Creature::Molator, Creature::Savrip};
+        const std::array ngok{Creature::Ngok};
+        const race::OpponentAttacks model = [&kelly](Creature a, Creature d) {
+            return search::mayChooseAttack(search::Baseline::Greedy, kelly, a, d);
+        };
+        CHECK(drawn.startBound == doctest::Approx(race::bound(kelly, three, ngok, model)->score));
+        CHECK(drawn.startBound > 0.9);
+        CHECK(drawn.finalBound == doctest::Approx(0.5));
+        CHECK(drawn.finalLow == 1);
+        CHECK(drawn.falls[static_cast<int>(Fall::OwnAttackLost)] == 1);
+        REQUIRE(ends->fallArmies.size() == 1);
+        CHECK(ends->fallArmies.begin()->first == "3v1 SKL/n -> 2v1 SK/n, own attack");
+        CHECK(formatEnds(*ends, greedy).find("3v1 SKL/n -> 2v1 SK/n") != std::string::npos);
+
+        // y's side of the same game: its army's bound rose, it never fell.
+        EndsOptions forY{.player = "y", .against = search::Baseline::Greedy};
+        const auto y = analyseEnds(records, forY, error);
+        REQUIRE(y);
+        CHECK(y->byResult[1].falls[static_cast<int>(Fall::NeverAbove)] == 1);
+
+        // Never boxed in, greedy's Ng'ok never attacks: only the Molator's own attacks (as
+        // strong as its defence) could win, and the bound starts lower.
+        EndsOptions unboxed = greedy;
+        unboxed.boxing = race::Boxing::Never;
+        const auto u = analyseEnds(records, unboxed, error);
+        REQUIRE(u);
+        CHECK(u->byResult[1].startBound < drawn.startBound - 0.1);
+        CHECK(u->byResult[1].falls[static_cast<int>(Fall::OwnAttackLost)] == 1);
+
+        // Against any opponent the 2 v 1 is still a likely win: no fall at 0.6.
+        EndsOptions any{.player = "x"};
+        const auto a = analyseEnds(records, any, error);
+        REQUIRE(a);
+        CHECK(a->byResult[1].falls[static_cast<int>(Fall::Never)] == 1);
+    }
+
+    TEST_CASE("ends: refused without a game of the player, or where material does not decide") {
+        std::string error;
+        CHECK_FALSE(
+            analyseEnds({lostMolator(GameOutcome::Draw)}, EndsOptions{.player = "z"}, error));
+        CHECK(error.find("no finished game of 'z'") != std::string::npos);
+        GameRecord classic = lostMolator(GameOutcome::Draw);
+        classic.rules = Rules::preset(Ruleset::DalsianClassic).describe();  // CentreWin 3
+        CHECK_FALSE(analyseEnds({classic}, EndsOptions{.player = "x"}, error));
+        CHECK(error.find("race bound does not answer") != std::string::npos);
+        GameRecord broken = lostMolator(GameOutcome::Draw);
+        broken.events[0].token = "b1xc2";
+        CHECK_FALSE(analyseEnds({broken}, EndsOptions{.player = "x"}, error));
+        CHECK(error.find("'b1xc2' is not legal") != std::string::npos);
+    }
+}
