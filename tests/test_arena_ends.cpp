@@ -23,6 +23,13 @@ GameRecord lostMolator(GameOutcome outcome) {
     return r;
 }
 
+EndsOptions optionsFor(const char* player, std::optional<search::Baseline> against = {}) {
+    EndsOptions o;
+    o.player = player;
+    o.against = against;
+    return o;
+}
+
 }  // namespace
 
 TEST_SUITE("arena-unit") {
@@ -30,7 +37,7 @@ TEST_SUITE("arena-unit") {
         const Rules kelly = Rules::preset(Ruleset::Kelly);
         const std::vector<GameRecord> records = {lostMolator(GameOutcome::Draw)};
         std::string error;
-        EndsOptions greedy{.player = "x", .against = search::Baseline::Greedy};
+        const EndsOptions greedy = optionsFor("x", search::Baseline::Greedy);
         const auto ends = analyseEnds(records, greedy, error);
         INFO(error);
         REQUIRE(ends);
@@ -54,7 +61,7 @@ TEST_SUITE("arena-unit") {
         CHECK(formatEnds(*ends, greedy).find("3v1 SKL/n -> 2v1 SK/n") != std::string::npos);
 
         // y's side of the same game: its army's bound rose, it never fell.
-        EndsOptions forY{.player = "y", .against = search::Baseline::Greedy};
+        const EndsOptions forY = optionsFor("y", search::Baseline::Greedy);
         const auto y = analyseEnds(records, forY, error);
         REQUIRE(y);
         CHECK(y->byResult[1].falls[static_cast<int>(Fall::NeverAbove)] == 1);
@@ -69,7 +76,7 @@ TEST_SUITE("arena-unit") {
         CHECK(u->byResult[1].falls[static_cast<int>(Fall::OwnAttackLost)] == 1);
 
         // Against any opponent the 2 v 1 is still a likely win: no fall at 0.6.
-        EndsOptions any{.player = "x"};
+        const EndsOptions any = optionsFor("x");
         const auto a = analyseEnds(records, any, error);
         REQUIRE(a);
         CHECK(a->byResult[1].falls[static_cast<int>(Fall::Never)] == 1);
@@ -77,16 +84,15 @@ TEST_SUITE("arena-unit") {
 
     TEST_CASE("ends: refused without a game of the player, or where material does not decide") {
         std::string error;
-        CHECK_FALSE(
-            analyseEnds({lostMolator(GameOutcome::Draw)}, EndsOptions{.player = "z"}, error));
+        CHECK_FALSE(analyseEnds({lostMolator(GameOutcome::Draw)}, optionsFor("z"), error));
         CHECK(error.find("no finished game of 'z'") != std::string::npos);
         GameRecord classic = lostMolator(GameOutcome::Draw);
         classic.rules = Rules::preset(Ruleset::DalsianClassic).describe();  // CentreWin 3
-        CHECK_FALSE(analyseEnds({classic}, EndsOptions{.player = "x"}, error));
+        CHECK_FALSE(analyseEnds({classic}, optionsFor("x"), error));
         CHECK(error.find("race bound does not answer") != std::string::npos);
         GameRecord broken = lostMolator(GameOutcome::Draw);
         broken.events[0].token = "b1xc2";
-        CHECK_FALSE(analyseEnds({broken}, EndsOptions{.player = "x"}, error));
+        CHECK_FALSE(analyseEnds({broken}, optionsFor("x"), error));
         CHECK(error.find("'b1xc2' is not legal") != std::string::npos);
     }
 }
