@@ -96,13 +96,6 @@ std::vector<std::string> showdownTable(DiceModel model, int p1Rating, int p2Rati
 
 namespace {
 
-std::string armyText(const Rules& rules, const std::vector<Creature>& army, Player owner) {
-    std::string s;
-    for (const Creature c : army)
-        s += rules.letter(Piece(owner, c));
-    return s;
-}
-
 std::string boundText(const race::Bound& b) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "score %.4f  win %.4f", b.score, b.win);
@@ -145,8 +138,8 @@ std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armie
         const auto two =
             race::bound(rules, armies->two, armies->one, opponent, boxing, &withoutMove);
         if (!one || !two) return {};
-        const std::string a = armyText(rules, armies->one, Player::One),
-                          b = armyText(rules, armies->two, Player::Two);
+        const std::string a = race::armyText(rules, armies->one, Player::One),
+                          b = race::armyText(rules, armies->two, Player::Two);
         out.push_back("player 1 " + a + " against " + b + ": at most " + boundText(*one));
         out.push_back("player 2 " + b + " against " + a + ": at most " + boundText(*two));
         return out;
@@ -156,8 +149,8 @@ std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armie
     for (const Armies& s : splits) {
         const auto b = race::bound(rules, s.one, s.two, opponent, boxing, &withoutMove);
         if (!b) return {};
-        out.push_back(armyText(rules, s.one, Player::One) + " vs " +
-                      armyText(rules, s.two, Player::Two) + "  " + boundText(*b));
+        out.push_back(race::armyText(rules, s.one, Player::One) + " vs " +
+                      race::armyText(rules, s.two, Player::Two) + "  " + boundText(*b));
         sum.score += b->score;
         sum.win += b->win;
         low = {std::min(low.score, b->score), std::min(low.win, b->win)};

@@ -53,9 +53,6 @@ std::optional<double> defenderWins(const Rules& rules, Creature attacker, Creatu
         at(Outcome::Kill));
 }
 
-// Whether taking at most `budget` more cells leaves every piece (on `cells`, moving `steps`)
-// without a path. A bounded hitting set: any such choice must take a cell of each path still
-// open, so branching on the cells of one of them misses none.
 struct OpenPaths {
     std::optional<Bitboard> first;  // the first piece's path that is still open
     int disjoint = 0;               // open paths that share no cell: each takes its own cell
@@ -76,6 +73,9 @@ OpenPaths openPaths(std::span<const Cell> cells, std::span<const int> steps, Bit
     return open;
 }
 
+// Whether taking at most `budget` more cells leaves every piece (on `cells`, moving `steps`)
+// without a path. A bounded hitting set: any such choice must take a cell of each path still
+// open, so branching on the cells of one of them misses none.
 bool immobilisable(std::span<const Cell> cells, std::span<const int> steps, Bitboard occupied,
                    int budget, bool centreStraight) {
     const OpenPaths open = openPaths(cells, steps, occupied, centreStraight);
@@ -93,7 +93,7 @@ bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard oc
     const std::size_t placed = cells.size();
     if (placed == steps.size())
         return immobilisable(cells, steps, occupied, budget, centreStraight);
-    // Every board is a rotation or reflection of one with the first piece on a, b1 or c1.
+    // Every board is a rotation of one with the first piece on a, b1 or c1.
     const Bitboard choices = placed == 0
                                  ? Bitboard::of(Cell::centre()) | Bitboard::of(Cell::inner(1)) |
                                        Bitboard::of(Cell::outer(1))
@@ -199,6 +199,13 @@ bool WithoutMoveCache::operator()(std::span<const Creature> side, int others) {
     const auto [at, added] = known_.try_emplace({steps, others}, false);
     if (added) at->second = canBeLeftWithoutMove(rules_, side, others);
     return at->second;
+}
+
+std::string armyText(const Rules& rules, std::span<const Creature> army, Player owner) {
+    std::string s;
+    for (const Creature c : army)
+        s += rules.letter(Piece(owner, c));
+    return s;
 }
 
 bool materialDecides(const Rules& rules) {

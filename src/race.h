@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,10 @@ class WithoutMoveCache {
                                          const OpponentAttacks& opponent = {},
                                          Boxing boxing = Boxing::WhereArmiesAllow,
                                          WithoutMoveCache* cache = nullptr);
+
+// An army as its creatures' letters, `owner`'s case.
+[[nodiscard]] std::string armyText(const Rules& rules, std::span<const Creature> army,
+                                   Player owner);
 
 // Whether `bound` answers under these rules.
 [[nodiscard]] bool materialDecides(const Rules& rules);

@@ -18,13 +18,6 @@ std::vector<Creature> army(const Position& pos, Player p) {
     return out;
 }
 
-std::string armyText(const Rules& rules, const std::vector<Creature>& creatures, Player owner) {
-    std::string s;
-    for (const Creature c : creatures)
-        s += rules.letter(Piece(owner, c));
-    return s;
-}
-
 // The rules of a Rules tag, made once, with what is known of their sides without a move.
 struct RulesEntry {
     std::unique_ptr<Rules> rules;
@@ -100,7 +93,8 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
                 const auto side = [&](const Position& p) {
                     const auto a = army(p, me), b = army(p, them);
                     return std::to_string(a.size()) + "v" + std::to_string(b.size()) + " " +
-                           armyText(rules, a, Player::One) + "/" + armyText(rules, b, Player::Two);
+                           race::armyText(rules, a, Player::One) + "/" +
+                           race::armyText(rules, b, Player::Two);
                 };
                 fallText = side(before) + " -> " + side(*pos) + ", " +
                            (ownAttack ? "own attack" : "their attack");
