@@ -27,6 +27,27 @@ std::optional<Replay> replayRecord(const GameRecord& record, std::string& error)
     return replay;
 }
 
+bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit& visit,
+                  std::string& error) {
+    auto pos = Position::fromDfen(record.deal, rules, &error);
+    if (!pos) return false;
+    for (std::size_t i = 0; i < record.events.size(); ++i) {
+        const auto& e = record.events[i];
+        const auto event = pos->parseEvent(e.token);
+        if (!event) {
+            error = "record " + std::to_string(record.round + 1) + "." +
+                    std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
+                    " '" + e.token + "' is not legal";
+            return false;
+        }
+        Position after = *pos;
+        after.apply(*event);
+        visit(e, *event, *pos, after);
+        *pos = std::move(after);
+    }
+    return true;
+}
+
 bool forEachDecision(const std::vector<GameRecord>& records, const std::string& player,
                      const std::function<void(const RecordedDecision&)>& visit,
                      std::string& error) {
@@ -37,26 +58,18 @@ bool forEachDecision(const std::vector<GameRecord>& records, const std::string& 
         const auto options = parseRulesTag(record.rules, error);
         if (!options) return false;
         const Rules rules(*options);
-        auto pos = Position::fromDfen(record.deal, rules, &error);
-        if (!pos) return false;
-        for (std::size_t i = 0; i < record.events.size(); ++i) {
-            const auto& e = record.events[i];
-            const auto event = pos->parseEvent(e.token);
-            if (!event) {
-                error = "record " + std::to_string(record.round + 1) + "." +
-                        std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
-                        " '" + e.token + "' is not legal";
-                return false;
-            }
-            if (!pos->chanceDue()) {
-                const Player decider = pos->decider();
+        const bool ok = forEachEvent(
+            record, rules,
+            [&](const RecordedEvent& e, Event, const Position& pos, const Position&) {
+                if (pos.chanceDue()) return;
+                const Player decider = pos.decider();
                 const DecisionInfo info = DecisionInfo::parse(e.comment);
                 if (info.ev && (player.empty() || record.players[index(decider)] == player))
                     visit({std::clamp(*info.ev / 1000.0, -1.0, 1.0), info.wdl,
                            pointsFor(record.outcome, decider), game, rules.ruleset()});
-            }
-            pos->apply(*event);
-        }
+            },
+            error);
+        if (!ok) return false;
         ++game;
     }
     return true;

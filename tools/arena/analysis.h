@@ -24,6 +24,14 @@ struct Replay {
 // differs from the record's Final tag.
 [[nodiscard]] std::optional<Replay> replayRecord(const GameRecord& record, std::string& error);
 
+// Replays `record`'s events from its deal under `rules` (those of its Rules tag), calling
+// `visit` with each recorded event, its Event and the positions before and after it. False,
+// with the error, at a deal or an event that does not parse.
+using EventVisit = std::function<void(const RecordedEvent& recorded, Event event,
+                                      const Position& before, const Position& after)>;
+[[nodiscard]] bool forEachEvent(const GameRecord& record, const Rules& rules,
+                                const EventVisit& visit, std::string& error);
+
 // Every decision with an ev in every record whose game did not end by a fault, of the
 // engine called `player` (empty: every engine): its ev / 1000 and wdl as the engine
 // reported them, and the deciding player's result, +1 won, 0 drawn, -1 lost. Stops at the

@@ -64,43 +64,37 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
                 race::bound(rules, own, other, model, options.boxing, entry.withoutMove.get());
             return b ? b->score : 0.5;  // an army beyond kMaxArmy: no claim either way
         };
-        auto pos = Position::fromDfen(record.deal, rules, &error);
-        if (!pos) return std::nullopt;
-        const double start = bound(*pos);
+        const auto deal = Position::fromDfen(record.deal, rules, &error);
+        if (!deal) return std::nullopt;
+        const double start = bound(*deal);
         double last = start;
         std::optional<Fall> fall;
         std::string fallText;
         Player attacker = me;
-        for (std::size_t i = 0; i < record.events.size(); ++i) {
-            const auto event = pos->parseEvent(record.events[i].token);
-            if (!event) {
-                error = "record " + std::to_string(record.round + 1) + "." +
-                        std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
-                        " '" + record.events[i].token + "' is not legal";
-                return std::nullopt;
-            }
-            if (event->kind() == EventKind::Attack) attacker = pos->sideToMove();
-            const int mine = pos->pieces(me).count(), theirs = pos->pieces(them).count();
-            const Position before = *pos;
-            pos->apply(*event);
-            const bool lostMine = pos->pieces(me).count() < mine;
-            if (!lostMine && pos->pieces(them).count() == theirs) continue;
-            const double now = bound(*pos);
-            if (!fall && last >= options.below && now < options.below) {
-                const bool ownAttack = attacker == me;
-                fall = ownAttack ? (lostMine ? Fall::OwnAttackLost : Fall::OwnAttackWon)
-                                 : (lostMine ? Fall::TheirAttackWon : Fall::TheirAttackLost);
-                const auto side = [&](const Position& p) {
-                    const auto a = army(p, me), b = army(p, them);
-                    return std::to_string(a.size()) + "v" + std::to_string(b.size()) + " " +
-                           race::armyText(rules, a, Player::One) + "/" +
-                           race::armyText(rules, b, Player::Two);
-                };
-                fallText = side(before) + " -> " + side(*pos) + ", " +
-                           (ownAttack ? "own attack" : "their attack");
-            }
-            last = now;
-        }
+        const bool replayed = forEachEvent(
+            record, rules,
+            [&](const RecordedEvent&, Event event, const Position& before, const Position& after) {
+                if (event.kind() == EventKind::Attack) attacker = before.sideToMove();
+                const bool lostMine = after.pieces(me).count() < before.pieces(me).count();
+                if (!lostMine && after.pieces(them).count() == before.pieces(them).count()) return;
+                const double now = bound(after);
+                if (!fall && last >= options.below && now < options.below) {
+                    const bool ownAttack = attacker == me;
+                    fall = ownAttack ? (lostMine ? Fall::OwnAttackLost : Fall::OwnAttackWon)
+                                     : (lostMine ? Fall::TheirAttackWon : Fall::TheirAttackLost);
+                    const auto side = [&](const Position& p) {
+                        const auto a = army(p, me), b = army(p, them);
+                        return std::to_string(a.size()) + "v" + std::to_string(b.size()) + " " +
+                               race::armyText(rules, a, Player::One) + "/" +
+                               race::armyText(rules, b, Player::Two);
+                    };
+                    fallText = side(before) + " -> " + side(after) + ", " +
+                               (ownAttack ? "own attack" : "their attack");
+                }
+                last = now;
+            },
+            error);
+        if (!replayed) return std::nullopt;
         if (!fall) fall = start < options.below ? Fall::NeverAbove : Fall::Never;
         const double points = pointsFor(record.outcome, me);
         EndsRow& row = ends.byResult[points == 1 ? 0 : points == 0 ? 2 : 1];
