@@ -212,4 +212,12 @@ TEST_CASE("record samples: every decision point of a game, labelled by its resul
     const auto err = tune::recordSamples(broken, 1, none);
     REQUIRE(err);
     CHECK(err->find("record 1") != std::string::npos);
+    CHECK(err->find("event 4 'c9-c8' is not legal") != std::string::npos);
+
+    auto badDeal = *parsed;
+    badDeal[0].deal = "./............/.HNML..gkst. 1 2 0";
+    const auto dealErr = tune::recordSamples(badDeal, 1, none);
+    REQUIRE(dealErr);
+    CHECK(dealErr->find("record 1") != std::string::npos);
+    CHECK(dealErr->find("Deal: ") != std::string::npos);
 }

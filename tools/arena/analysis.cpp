@@ -29,15 +29,18 @@ std::optional<Replay> replayRecord(const GameRecord& record, std::string& error)
 
 bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit& visit,
                   std::string& error) {
+    const std::string where = "record " + std::to_string(record.round + 1) + "." +
+                              std::to_string(record.gameInPair + 1) + ": ";
     auto pos = Position::fromDfen(record.deal, rules, &error);
-    if (!pos) return false;
+    if (!pos) {
+        error = where + "Deal: " + error;
+        return false;
+    }
     for (std::size_t i = 0; i < record.events.size(); ++i) {
         const auto& e = record.events[i];
         const auto event = pos->parseEvent(e.token);
         if (!event) {
-            error = "record " + std::to_string(record.round + 1) + "." +
-                    std::to_string(record.gameInPair + 1) + ": event " + std::to_string(i + 1) +
-                    " '" + e.token + "' is not legal";
+            error = where + "event " + std::to_string(i + 1) + " '" + e.token + "' is not legal";
             return false;
         }
         Position after = *pos;

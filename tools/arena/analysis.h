@@ -26,7 +26,8 @@ struct Replay {
 
 // Replays `record`'s events from its deal under `rules` (those of its Rules tag), calling
 // `visit` with each recorded event, its Event and the positions before and after it. False,
-// with the error, at a deal or an event that does not parse.
+// with the error (naming the record by round and game), at a deal or an event that does not
+// parse.
 using EventVisit = std::function<void(const RecordedEvent& recorded, Event event,
                                       const Position& before, const Position& after)>;
 [[nodiscard]] bool forEachEvent(const GameRecord& record, const Rules& rules,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "analysis.h"
 #include "baselines.h"
 #include "deals.h"
 #include "eval.h"
@@ -155,24 +156,19 @@ std::optional<std::string> recordSamples(const std::vector<arena::GameRecord>& r
     for (std::size_t r = 0; r < records.size(); ++r) {
         const arena::GameRecord& record = records[r];
         if (arena::isFault(record.termination)) continue;
-        const std::string where = "record " + std::to_string(r + 1) + ": ";
         std::string error;
         const auto options = arena::parseRulesTag(record.rules, error);
-        if (!options) return where + error;
+        if (!options) return "record " + std::to_string(r + 1) + ": " + error;
         out.rules.push_back(std::make_unique<Rules>(*options));
-        const Rules& rules = *out.rules.back();
-        auto pos = Position::fromDfen(record.deal, rules, &error);
-        if (!pos) return where + "Deal: " + error;
         const double label = record.outcome == arena::GameOutcome::Player1Wins   ? 1.0
                              : record.outcome == arena::GameOutcome::Player2Wins ? -1.0
                                                                                  : 0.0;
-        for (const arena::RecordedEvent& e : record.events) {
-            if (!pos->isOver() && pos->phase() == Phase::Decision && seen++ % stride == 0)
-                out.samples.push_back({*pos, label, r});
-            const auto event = pos->parseEvent(e.token);
-            if (!event) return where + "event " + e.token + " is not legal";
-            pos->apply(*event);
-        }
+        const auto sample = [&](const arena::RecordedEvent&, Event, const Position& pos,
+                                const Position&) {
+            if (!pos.isOver() && pos.phase() == Phase::Decision && seen++ % stride == 0)
+                out.samples.push_back({pos, label, r});
+        };
+        if (!arena::forEachEvent(record, *out.rules.back(), sample, error)) return error;
     }
     return std::nullopt;
 }
