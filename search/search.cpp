@@ -1028,10 +1028,13 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     } helperStop{*this};
     int completedDepth = 0;
     std::vector<RootMove> best = rootMoves;
+    double instability = 0;
     for (int depth = 1; depth <= maxDepth; ++depth) {
         main.resetSeldepth();
         bool solved = false;
         if (!searchIteration(main, root, depth, multiPv, rootMoves, solved)) break;
+        instability =
+            nextInstability(instability, depth > 1 && !(rootMoves[0].move == best[0].move));
         best = rootMoves;
         completedDepth = depth;
 
@@ -1056,7 +1059,9 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
             // long before the search (tools/bench-latency, go -> first info). Let it run now.
             std::this_thread::yield();
         }
-        if (!anotherIteration(plan, ms, solved, static_cast<int>(rootMoves.size()))) break;
+        const Progress progress{ms, solved, static_cast<int>(rootMoves.size()),
+                                criticalDecision(root, best[0].move), instability};
+        if (!anotherIteration(plan, progress)) break;
         if (stop.load()) break;
     }
     const std::uint64_t helperTotal = stopHelpers();

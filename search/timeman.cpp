@@ -8,6 +8,8 @@ namespace {
 
 constexpr std::int64_t kMovetimeMarginMs = 5;  // answer this much before movetime runs out
 constexpr std::int64_t kClockMarginMs = 10;    // the same for the hard limit on a clock
+constexpr double kCriticalScale = 2.0;         // the soft limit of a critical decision
+constexpr double kQuietScale = 0.85;           // and of a move
 
 }  // namespace
 
@@ -28,10 +30,23 @@ TimePlan planTime(const Limits& limits, Player decider) {
     return plan;
 }
 
-bool anotherIteration(const TimePlan& plan, std::int64_t elapsedMs, bool solved, int decisions) {
+bool criticalDecision(const Position& root, Event best) {
+    if (root.phase() != Phase::Decision)
+        return root.phase() == Phase::Placement || root.phase() == Phase::Setup;
+    return best.kind() == EventKind::Attack || best.kind() == EventKind::CaptureMove;
+}
+
+double nextInstability(double instability, bool bestChanged) {
+    return instability / 2 + (bestChanged ? 1.0 : 0.0);
+}
+
+bool anotherIteration(const TimePlan& plan, const Progress& progress) {
     if (plan.untilStopped) return true;
-    if (solved || (plan.timed && decisions == 1)) return false;
-    return plan.softMs == 0 || elapsedMs < plan.softMs;
+    if (progress.solved || (plan.timed && progress.decisions == 1)) return false;
+    if (plan.softMs == 0) return true;
+    const double scale =
+        (progress.critical ? kCriticalScale : kQuietScale) * (1 + progress.instability);
+    return static_cast<double>(progress.elapsedMs) < static_cast<double>(plan.softMs) * scale;
 }
 
 }  // namespace dejarik::search

@@ -26,11 +26,31 @@ struct TimePlan {
 // a third of the time left), less 10 ms. `infinite` overrides every limit but the depth.
 [[nodiscard]] TimePlan planTime(const Limits& limits, Player decider);
 
-// After an iteration that completed in `elapsedMs`: whether to start the next one. A search
-// that runs until stopped always goes on; otherwise it ends once every root decision is
-// proven (`solved`: proven values do not change with depth), when a clock or movetime
-// governs it and there is only one decision to make, or past the soft limit.
-[[nodiscard]] bool anotherIteration(const TimePlan& plan, std::int64_t elapsedMs, bool solved,
-                                    int decisions);
+// What the iterations so far say about the decision being searched.
+struct Progress {
+    std::int64_t elapsedMs = 0;  // since the search started, at the end of the last iteration
+    bool solved = false;         // every root decision is proven
+    int decisions = 0;           // legal decisions at the root
+    bool critical = false;       // criticalDecision() of the root and its best decision so far
+    double instability = 0;      // changes of the best decision, halved at every iteration
+};
+
+// An attack, the placement of a pushed piece and a set-up are choices the dice or the board
+// make final; a move can be taken back next turn. The best decision found so far is what
+// the search is about to play.
+[[nodiscard]] bool criticalDecision(const Position& root, Event best);
+
+// The instability after an iteration: the last one halved, plus one if the best decision
+// changed (after the first iteration, which has nothing to change from).
+[[nodiscard]] double nextInstability(double instability, bool bestChanged);
+
+// After an iteration: whether to start the next one. A search that runs until stopped
+// always goes on; otherwise it ends once every root decision is proven (proven values do not
+// change with depth), when a clock or movetime governs it and there is only one decision to
+// make, or past the soft limit. On a clock the soft limit is stretched for a critical
+// decision (x2) and shrunk for a move (x0.85), so that about as much of the clock is spent
+// over a game (one decision in eight is an attack in kelly self-play), and is stretched
+// further by (1 + instability).
+[[nodiscard]] bool anotherIteration(const TimePlan& plan, const Progress& progress);
 
 }  // namespace dejarik::search

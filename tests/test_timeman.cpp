@@ -2,6 +2,7 @@
 // another iteration. Pure functions, checked without searching.
 #include <doctest/doctest.h>
 
+#include "spec_positions.h"
 #include "timeman.h"
 
 using namespace dejarik;
@@ -104,26 +105,78 @@ TEST_CASE("infinite overrides every limit; no limit at all means until stopped")
     CHECK_FALSE(planTime(nodes, Player::One).untilStopped);
 }
 
+Progress after(std::int64_t elapsedMs, int decisions, bool solved = false) {
+    Progress p;
+    p.elapsedMs = elapsedMs;
+    p.decisions = decisions;
+    p.solved = solved;
+    return p;
+}
+
 TEST_CASE("another iteration: solved, a lone decision, the soft limit") {
     const TimePlan clock = planTime(clocks(30000, 30000), Player::One);  // soft 600
-    CHECK(anotherIteration(clock, 599, false, 5));
-    CHECK_FALSE(anotherIteration(clock, 600, false, 5));
-    CHECK_FALSE(anotherIteration(clock, 10, true, 5));   // proven values do not change
-    CHECK_FALSE(anotherIteration(clock, 10, false, 1));  // a lone decision needs no thought
+    // A move: 0.85 of the soft limit, 510 ms.
+    CHECK(anotherIteration(clock, after(509, 5)));
+    CHECK_FALSE(anotherIteration(clock, after(510, 5)));
+    CHECK_FALSE(anotherIteration(clock, after(10, 5, true)));  // proven values do not change
+    CHECK_FALSE(anotherIteration(clock, after(10, 1)));        // a lone decision needs no thought
 
     Limits movetime;
     movetime.movetimeMs = 1000;  // no soft limit: the deadline ends the search
     const TimePlan fixedTime = planTime(movetime, Player::One);
-    CHECK(anotherIteration(fixedTime, 5000, false, 5));
-    CHECK_FALSE(anotherIteration(fixedTime, 10, false, 1));
+    CHECK(anotherIteration(fixedTime, after(5000, 5)));
+    CHECK_FALSE(anotherIteration(fixedTime, after(10, 1)));
 
     Limits depth;
     depth.depth = 8;  // untimed: a lone decision is still searched to the depth asked
     const TimePlan fixedDepth = planTime(depth, Player::One);
-    CHECK(anotherIteration(fixedDepth, 100000, false, 1));
-    CHECK_FALSE(anotherIteration(fixedDepth, 10, true, 3));
+    CHECK(anotherIteration(fixedDepth, after(100000, 1)));
+    CHECK_FALSE(anotherIteration(fixedDepth, after(10, 3, true)));
 
     Limits none;
     const TimePlan untilStopped = planTime(none, Player::One);
-    CHECK(anotherIteration(untilStopped, 100000, true, 1));
+    CHECK(anotherIteration(untilStopped, after(100000, 1, true)));
+}
+
+TEST_CASE("a critical or unsettled decision gets more of the clock") {
+    const TimePlan clock = planTime(clocks(30000, 30000), Player::One);  // soft 600
+    Progress critical = after(1199, 5);
+    critical.critical = true;  // twice the soft limit: 1200 ms
+    CHECK(anotherIteration(clock, critical));
+    critical.elapsedMs = 1200;
+    CHECK_FALSE(anotherIteration(clock, critical));
+
+    // The best decision changed in the last iteration and the one before: 1.5 more.
+    const double instability = nextInstability(nextInstability(0, true), true);
+    CHECK(instability == doctest::Approx(1.5));
+    CHECK(nextInstability(instability, false) == doctest::Approx(0.75));
+    Progress unsettled = after(1274, 5);  // 600 x 0.85 x 2.5 = 1275
+    unsettled.instability = instability;
+    CHECK(anotherIteration(clock, unsettled));
+    unsettled.elapsedMs = 1275;
+    CHECK_FALSE(anotherIteration(clock, unsettled));
+
+    Limits movetime;
+    movetime.movetimeMs = 1000;  // a fixed time is the deadline, whatever the decision
+    CHECK(anotherIteration(planTime(movetime, Player::One), critical));
+}
+
+TEST_CASE("critical decisions: attacks, placements, set-ups") {
+    const Rules rules;
+    const Position melee = *Position::fromDfen(test::kMelee, rules);
+    CHECK(melee.phase() == Phase::Decision);
+    CHECK(criticalDecision(melee, Event::attack(Cell::centre(), *Cell::parse("b2"))));
+    CHECK_FALSE(criticalDecision(melee, Event::move(*Cell::parse("b2"), *Cell::parse("b3"))));
+    CHECK_FALSE(criticalDecision(melee, Event::pass()));
+
+    const Position push = *playTokens(melee, "axb2 push");
+    REQUIRE(push.phase() == Phase::Placement);
+    CHECK(criticalDecision(push, Event::place(*Cell::parse("b2"), *Cell::parse("b3"))));
+
+    RuleOptions o;
+    REQUIRE_FALSE(o.set("Setup", "arrange"));
+    const Rules arrange(o);
+    const Position setup = Position::startpos(arrange);
+    REQUIRE(setup.phase() == Phase::Setup);
+    CHECK(criticalDecision(setup, Event::setup(0)));
 }
