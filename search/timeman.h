@@ -48,8 +48,8 @@ struct Progress {
 // always goes on; otherwise it ends once every root decision is proven (proven values do not
 // change with depth), when a clock or movetime governs it and there is only one decision to
 // make, or past the soft limit. On a clock the soft limit is stretched for a critical
-// decision (x2) and shrunk for a move (x0.85), so that about as much of the clock is spent
-// over a game (one decision in eight is an attack in kelly self-play), and is stretched
+// decision (x2) and shrunk for a move (x0.85), so that a game spends about as much of the
+// clock as with a flat limit (kelly self-play: 5% more a decision), and is stretched
 // further by (1 + instability).
 [[nodiscard]] bool anotherIteration(const TimePlan& plan, const Progress& progress);
 
