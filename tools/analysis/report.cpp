@@ -72,8 +72,8 @@ std::string gameText(const AnalysedGame& g, const std::string& limits) {
     const arena::GameRecord& r = *g.record;
     const GameAnalysis& a = g.analysis;
     std::string s;
-    s += fmt::format("game {}: round {}.{}, {} vs {}, {} ({})\n", g.number, r.round + 1,
-                     r.gameInPair + 1, r.players[0], r.players[1], arena::outcomeTag(r.outcome),
+    s += fmt::format("game {}: round {}, {} vs {}, {} ({})\n", g.number, r.roundTag(), r.players[0],
+                     r.players[1], arena::outcomeTag(r.outcome),
                      arena::terminationName(r.termination));
     s += fmt::format("rules    {}\ndeal     {}\n", r.rules, r.deal);
     s += fmt::format("analysed at {} in {:.1f} s; ev is player 1's expected result (+1 a win)\n\n",

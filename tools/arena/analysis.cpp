@@ -29,8 +29,7 @@ std::optional<Replay> replayRecord(const GameRecord& record, std::string& error)
 
 bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit& visit,
                   std::string& error) {
-    const std::string where = "record " + std::to_string(record.round + 1) + "." +
-                              std::to_string(record.gameInPair + 1) + ": ";
+    const std::string where = "record " + record.roundTag() + ": ";
     auto pos = Position::fromDfen(record.deal, rules, &error);
     if (!pos) {
         error = where + "Deal: " + error;

@@ -198,6 +198,10 @@ std::optional<Luck> Luck::parse(std::string_view text) {
     return luck;
 }
 
+std::string GameRecord::roundTag() const {
+    return std::to_string(round + 1) + "." + std::to_string(gameInPair + 1);
+}
+
 std::string GameRecord::moves() const {
     std::string s;
     for (const auto& e : events) {
@@ -213,7 +217,7 @@ std::string formatRecord(const GameRecord& r) {
         out << '[' << key << ' ' << quoteTag(value) << "]\n";
     };
     tag("Event", "dejarik-arena");
-    tag("Round", std::to_string(r.round + 1) + "." + std::to_string(r.gameInPair + 1));
+    tag("Round", r.roundTag());
     tag("Job", std::to_string(r.job));
     tag("Player1", r.players[0]);
     tag("Player2", r.players[1]);

@@ -150,6 +150,8 @@ struct GameRecord {
 
     // The space-separated event tokens, as `position dfen <deal> moves ...` takes them.
     [[nodiscard]] std::string moves() const;
+    // The Round tag: the round and the game of its pair, each from 1 ("3.2").
+    [[nodiscard]] std::string roundTag() const;
 };
 
 [[nodiscard]] std::string formatRecord(const GameRecord& record);

@@ -495,8 +495,7 @@ int replayCommand(const std::vector<std::string>& args) {
     int failures = 0;
     std::map<std::string, std::unique_ptr<EngineSeat>> seats;
     for (const auto& record : *records) {
-        const std::string label = "record " + std::to_string(record.round + 1) + "." +
-                                  std::to_string(record.gameInPair + 1);
+        const std::string label = "record " + record.roundTag();
         auto replay = replayRecord(record, error);
         if (!replay) {
             std::cout << label << ": " << error << "\n";
