@@ -87,6 +87,14 @@ bool immobilisable(std::span<const Cell> cells, std::span<const int> steps, Bitb
     return false;
 }
 
+// What canBeLeftWithoutMove depends on of a side: each piece's movement (RULES §5).
+std::vector<int> movements(const Rules& rules, std::span<const Creature> side) {
+    std::vector<int> steps;
+    for (const Creature c : side)
+        steps.push_back(rules.ratings(c).movement);
+    return steps;
+}
+
 // Places pieces placed..end of `steps` on every free cell, then asks immobilisable.
 bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard occupied, int budget,
                bool centreStraight) {
@@ -184,17 +192,13 @@ class Race {
 
 bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side, int others) {
     if (side.empty()) return false;
-    std::vector<int> steps;
-    for (const Creature c : side)
-        steps.push_back(rules.ratings(c).movement);
+    const std::vector<int> steps = movements(rules, side);
     std::vector<Cell> cells;
     return someBoard(cells, steps, Bitboard(), std::max(0, others), rules.centreStraight());
 }
 
 bool WithoutMoveCache::operator()(std::span<const Creature> side, int others) {
-    std::vector<int> steps;
-    for (const Creature c : side)
-        steps.push_back(rules_.ratings(c).movement);
+    std::vector<int> steps = movements(rules_, side);
     std::ranges::sort(steps);
     const auto [at, added] = known_.try_emplace({steps, others}, false);
     if (added) at->second = canBeLeftWithoutMove(rules_, side, others);
