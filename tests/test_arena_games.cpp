@@ -566,4 +566,24 @@ TEST_SUITE("arena-unit") {
         std::atomic<bool> interrupt{false};
         CHECK_FALSE(runTournament(config, interrupt, error));  // SPRT needs a match
     }
+
+    TEST_CASE("the luck-adjusted SPRT decides from the pairs' adjusted scores") {
+        auto config =
+            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 500);
+        std::string error;
+        config.sprt = SprtConfig::parse("elo0=0 elo1=20 statistic=luck-adjusted", error);
+        REQUIRE(config.sprt);
+        const RunOutcome out = run(config);
+        REQUIRE(out.sprtStop);
+        CHECK(*out.sprtStop == SprtDecision::AcceptH1);
+        const auto stats = tally(out.results);
+        // It never decides before the luck fit has its pairs.
+        CHECK(stats[0].penta.pairs() >= static_cast<std::int64_t>(kMinimumLuckPairs));
+        CHECK(stats[0].penta.pairs() < 100);
+        CHECK(sprtLlr(*config.sprt, stats[0]) >= config.sprt->upperBound());
+        CHECK(sprtLlr(*config.sprt, stats[0]) == sprtLlr(*config.sprt, stats[0].pairs));
+        const std::string table = formatTable(out.results, config.sprt);
+        CHECK(table.find("statistic=luck-adjusted): LLR") != std::string::npos);
+        CHECK(table.find("H1 accepted") != std::string::npos);
+    }
 }

@@ -4,8 +4,13 @@
 // Python) for the trinomial numbers below.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <vector>
 
+#include "splitmix.h"
 #include "stats.h"
 
 using namespace dejarik::arena;
@@ -158,5 +163,125 @@ TEST_SUITE("arena-unit") {
         CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=5 model=bayes", error));
         CHECK_FALSE(SprtConfig::parse("elo0=x", error));
         CHECK_FALSE(SprtConfig::parse("alpha=0.6 beta=0.5", error));
+    }
+}
+
+namespace {
+
+// Pairs whose scores have the pentanomial counts `penta` and no luck.
+std::vector<PairSample> pairsOf(const Pentanomial& penta) {
+    std::vector<PairSample> pairs;
+    for (std::size_t k = 0; k < penta.counts.size(); ++k)
+        for (std::int64_t i = 0; i < penta.counts[k]; ++i)
+            pairs.push_back({0.25 * static_cast<double>(k), 0, 0});
+    return pairs;
+}
+
+// A standard normal deviate from a splitmix stream (Box-Muller): the same on every platform.
+double normal(std::uint64_t& state) {
+    const auto uniform = [&] {
+        return (static_cast<double>(dejarik::splitmix64(state) >> 11) + 0.5) / 9007199254740992.0;
+    };
+    const double u = uniform(), v = uniform();
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
+}
+
+// Runs `runs` luck-adjusted SPRTs on pairs scoring `mean` on average, most of their spread
+// the luck's; returns how many accepted H1 (each run stops at a decision or 4,000 pairs).
+int acceptedH1(const SprtConfig& config, double mean, int runs, std::uint64_t seed) {
+    int h1 = 0;
+    for (int run = 0; run < runs; ++run) {
+        std::vector<PairSample> pairs;
+        for (int n = 0; n < 4000; ++n) {
+            const double luck = normal(seed);
+            pairs.push_back({mean + 0.15 * luck + 0.05 * normal(seed), luck, 0});
+            const SprtDecision d = config.decide(sprtLlr(config, pairs));
+            if (d == SprtDecision::Continue) continue;
+            h1 += d == SprtDecision::AcceptH1;
+            break;
+        }
+    }
+    return h1;
+}
+
+}  // namespace
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("luck-adjusted SPRT: without luck, the pentanomial test's normal approximation") {
+        Pentanomial p;
+        p.counts = {12, 80, 210, 95, 15};
+        const auto pairs = pairsOf(p);
+        for (const EloModel model : {EloModel::Logistic, EloModel::Normalized}) {
+            SprtConfig c;
+            c.model = model;
+            c.elo0 = -3;
+            c.elo1 = 7;
+            CHECK(sprtLlr(c, pairs) == doctest::Approx(sprtLlr(c, p)).epsilon(0.03));
+            CHECK(sprtLlr(c, pairs) > 0);
+            c.elo0 = 20;
+            c.elo1 = 30;  // the data lie below both: H0's side
+            CHECK(sprtLlr(c, pairs) == doctest::Approx(sprtLlr(c, p)).epsilon(0.05));
+            CHECK(sprtLlr(c, pairs) < 0);
+        }
+    }
+
+    TEST_CASE("luck-adjusted SPRT: waits for enough pairs, and gains where the luck decides") {
+        SprtConfig c;
+        c.statistic = SprtStatistic::LuckAdjusted;
+        c.elo0 = 0;
+        c.elo1 = 10;
+        std::uint64_t seed = 99;
+        std::vector<PairSample> pairs;
+        Pentanomial penta;
+        for (std::size_t i = 0; i < kMinimumLuckPairs - 1; ++i)
+            pairs.push_back({0.75, 1, 0});
+        CHECK(sprtLlr(c, pairs) == 0);
+        // Pair scores of 0.25 steps, mostly the luck's doing, slightly above 0.5.
+        pairs.clear();
+        for (int i = 0; i < 600; ++i) {
+            const double luck = normal(seed);
+            const double score = std::clamp(
+                std::round((0.512 + 0.2 * luck + 0.05 * normal(seed)) * 4) / 4, 0.0, 1.0);
+            pairs.push_back({score, luck, 0});
+            penta.counts[static_cast<std::size_t>(std::lround(score * 4))] += 1;
+        }
+        const double adjusted = sprtLlr(c, pairs), plain = sprtLlr(c, penta);
+        // The luck-adjusted test decides where the pentanomial one is still far from it.
+        CHECK(adjusted > c.upperBound());
+        CHECK(plain < 0.75 * c.upperBound());
+    }
+
+    TEST_CASE("luck-adjusted SPRT keeps its error rates when run sequentially") {
+        // Wald's bounds promise at most alpha false H1s at elo0 and beta false H0s at elo1;
+        // the variance estimated from the pairs seen so far must not spend that margin.
+        for (const EloModel model : {EloModel::Logistic, EloModel::Normalized}) {
+            SprtConfig c;
+            c.model = model;
+            c.statistic = SprtStatistic::LuckAdjusted;
+            c.elo0 = 0;
+            c.elo1 = 10;
+            constexpr int kRuns = 200;
+            double mu1 = scoreFromElo(10);
+            if (model == EloModel::Normalized) {
+                // The plain pair score's spread: sqrt(0.15^2 + 0.05^2).
+                const double sigma = std::sqrt(0.15 * 0.15 + 0.05 * 0.05);
+                mu1 = 0.5 + 10 * std::numbers::sqrt2 * sigma / (800 / std::numbers::ln10);
+            }
+            CHECK(acceptedH1(c, 0.5, kRuns, 7) <= kRuns / 10);
+            CHECK(acceptedH1(c, mu1, kRuns, 8) >= kRuns * 9 / 10);
+        }
+    }
+
+    TEST_CASE("SPRT statistic parameter") {
+        std::string error;
+        const auto c = SprtConfig::parse("elo0=0 elo1=5 statistic=luck-adjusted", error);
+        REQUIRE(c);
+        CHECK(c->statistic == SprtStatistic::LuckAdjusted);
+        CHECK(c->str().find("statistic=luck-adjusted") != std::string::npos);
+        const auto d = SprtConfig::parse("elo0=0 elo1=5", error);
+        REQUIRE(d);
+        CHECK(d->statistic == SprtStatistic::Pentanomial);
+        CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=5 statistic=trinomial", error));
+        CHECK(error.find("luck-adjusted") != std::string::npos);
     }
 }

@@ -195,8 +195,9 @@ int runCommand(const std::vector<std::string>& args) {
         "start-timeout", po::value(&startTimeout),
         "ms for an engine's handshake and readyok (default 10000)")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(),
-        "elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic]")(
-        "shard", po::value(&shard), "K/N: play the K-th of N slices of the schedule")(
+        "elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic]\n"
+        "[statistic=pentanomial|luck-adjusted]")("shard", po::value(&shard),
+                                                 "K/N: play the K-th of N slices of the schedule")(
         "results", po::value(&resultsPath), "results file (one line per game; for resume, merge)")(
         "records", po::value(&recordsPath), "game records file")(
         "resume", "continue the run of an existing results file")(

@@ -281,6 +281,11 @@ std::vector<EncounterStats> tally(const ResultsFile& results) {
     return stats;
 }
 
+double sprtLlr(const SprtConfig& config, const EncounterStats& stats) {
+    return config.statistic == SprtStatistic::LuckAdjusted ? sprtLlr(config, stats.pairs)
+                                                           : sprtLlr(config, stats.penta);
+}
+
 std::string formatTable(const ResultsFile& results, const std::optional<SprtConfig>& sprt) {
     const auto stats = tally(results);
     std::string out;
@@ -316,12 +321,10 @@ std::string formatTable(const ResultsFile& results, const std::optional<SprtConf
         perEngine[enc.second].draws += s.wdl.draws;
         perEngine[enc.second].losses += s.wdl.wins;
     }
-    // The fit of two coefficients needs enough pairs to mean anything.
-    constexpr std::size_t kMinimumPairs = 30;
     std::string adjusted;
     for (std::size_t e = 0; e < stats.size(); ++e) {
         const auto& s = stats[e];
-        if (s.pairs.size() < kMinimumPairs) continue;
+        if (s.pairs.size() < kMinimumLuckPairs) continue;
         const Encounter& enc = results.encounters[e];
         const LuckAdjusted adj = luckAdjusted(s.pairs);
         const EloEstimate elo = eloEstimate(adj.interval, true);
@@ -362,9 +365,9 @@ std::string formatTable(const ResultsFile& results, const std::optional<SprtConf
         out += "\n";
     }
     if (sprt && stats.size() == 1) {
-        const double llr = sprtLlr(*sprt, stats[0].penta);
-        out += fmt::format("SPRT ({}, pentanomial): LLR {:.2f} [{:.2f}, {:.2f}]: {}\n", sprt->str(),
-                           llr, sprt->lowerBound(), sprt->upperBound(),
+        const double llr = sprtLlr(*sprt, stats[0]);
+        out += fmt::format("SPRT ({}): LLR {:.2f} [{:.2f}, {:.2f}]: {}\n", sprt->str(), llr,
+                           sprt->lowerBound(), sprt->upperBound(),
                            kSprtVerdicts.name(sprt->decide(llr)));
     }
     return out;
@@ -392,7 +395,7 @@ std::string formatProgress(const ResultsFile& results, std::uint64_t pairsTotal,
                             s.wdl.losses, scoreInterval(s.wdl).mean, iv.low, iv.high,
                             signedNumber(elo.elo, 1), plusMinus(elo.error, 1));
         if (sprt)
-            line += fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", sprtLlr(*sprt, s.penta),
+            line += fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", sprtLlr(*sprt, s),
                                 sprt->lowerBound(), sprt->upperBound());
     }
     return line;

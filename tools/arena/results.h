@@ -79,6 +79,8 @@ struct EncounterStats {
     std::vector<PairSample> pairs;       // complete pairs, for the luck-adjusted score
 };
 [[nodiscard]] std::vector<EncounterStats> tally(const ResultsFile& results);
+// The SPRT's log-likelihood ratio of an encounter, from the statistic `config` names.
+[[nodiscard]] double sprtLlr(const SprtConfig& config, const EncounterStats& stats);
 
 // The final table (and the SPRT line for a match when `sprt` is given).
 [[nodiscard]] std::string formatTable(const ResultsFile& results,

@@ -15,6 +15,7 @@ namespace dejarik::arena {
 namespace {
 
 constexpr NameTable<EloModel, 2> kEloModelNames{{"logistic", "normalized"}};
+constexpr NameTable<SprtStatistic, 2> kSprtStatisticNames{{"pentanomial", "luck-adjusted"}};
 
 // Elo per unit of normalized t: 800 / ln 10.
 const double kNormalizedScale = 800.0 / std::numbers::ln10;
@@ -267,6 +268,10 @@ std::string_view eloModelName(EloModel model) {
     return kEloModelNames.name(model);
 }
 
+std::string_view sprtStatisticName(SprtStatistic statistic) {
+    return kSprtStatisticNames.name(statistic);
+}
+
 double SprtConfig::lowerBound() const {
     return std::log(beta / (1 - alpha));
 }
@@ -301,6 +306,15 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
             c.model = *model;
             continue;
         }
+        if (key == "statistic") {
+            const auto statistic = kSprtStatisticNames.parse(value);
+            if (!statistic) {
+                error = "SPRT statistic '" + value + "' (expected pentanomial or luck-adjusted)";
+                return std::nullopt;
+            }
+            c.statistic = *statistic;
+            continue;
+        }
         const auto v = parseNumber<double>(value);
         double* field = key == "elo0"    ? &c.elo0
                         : key == "elo1"  ? &c.elo1
@@ -308,7 +322,8 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
                         : key == "beta"  ? &c.beta
                                          : nullptr;
         if (!field) {
-            error = "unknown SPRT parameter '" + key + "' (elo0, elo1, alpha, beta, model)";
+            error =
+                "unknown SPRT parameter '" + key + "' (elo0, elo1, alpha, beta, model, statistic)";
             return std::nullopt;
         }
         if (!v) {
@@ -331,7 +346,7 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
 std::string SprtConfig::str() const {
     std::ostringstream s;
     s << "elo0=" << elo0 << " elo1=" << elo1 << " alpha=" << alpha << " beta=" << beta
-      << " model=" << eloModelName(model);
+      << " model=" << eloModelName(model) << " statistic=" << sprtStatisticName(statistic);
     return s.str();
 }
 
@@ -341,6 +356,29 @@ double sprtLlr(const SprtConfig& config, const Wdl& wdl) {
 
 double sprtLlr(const SprtConfig& config, const Pentanomial& penta) {
     return llr<5>(config, {0.0, 0.25, 0.5, 0.75, 1.0}, penta.counts, std::numbers::sqrt2);
+}
+
+double sprtLlr(const SprtConfig& config, const std::vector<PairSample>& pairs) {
+    if (pairs.size() < kMinimumLuckPairs) return 0;
+    const auto n = static_cast<double>(pairs.size());
+    const LuckAdjusted adjusted = luckAdjusted(pairs);
+    double mu0 = scoreFromElo(config.elo0), mu1 = scoreFromElo(config.elo1);
+    if (config.model == EloModel::Normalized) {
+        double mean = 0, var = 0;
+        for (const auto& p : pairs)
+            mean += p.score;
+        mean /= n;
+        for (const auto& p : pairs)
+            var += (p.score - mean) * (p.score - mean);
+        const double perPair = std::numbers::sqrt2 * std::sqrt(var / n) / kNormalizedScale;
+        mu0 = 0.5 + config.elo0 * perPair;
+        mu1 = 0.5 + config.elo1 * perPair;
+    }
+    // Pairs that all score alike leave no spread: a floor keeps the ratio finite, and
+    // overwhelming, as the evidence is.
+    constexpr double kVarianceFloor = 1e-8;
+    const double var = std::max(kVarianceFloor, adjusted.interval.stdev * adjusted.interval.stdev);
+    return n * (mu1 - mu0) * (2 * adjusted.interval.mean - mu0 - mu1) / (2 * var);
 }
 
 }  // namespace dejarik::arena

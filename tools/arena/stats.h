@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,11 +84,19 @@ struct LuckAdjusted {
     std::array<double, 2> coefficients{};
 };
 [[nodiscard]] LuckAdjusted luckAdjusted(const std::vector<PairSample>& pairs);
+// The fit of two coefficients needs this many pairs to mean anything: fewer, and neither the
+// luck-adjusted score is reported nor the luck-adjusted SPRT decides.
+inline constexpr std::size_t kMinimumLuckPairs = 30;
 
 enum class EloModel : std::uint8_t { Logistic, Normalized };
 [[nodiscard]] std::string_view eloModelName(EloModel model);
 
 enum class SprtDecision : std::uint8_t { Continue, AcceptH0, AcceptH1 };
+
+// What the SPRT is computed from: the pentanomial counts of the pairs, or their luck-adjusted
+// scores (far fewer pairs where the dice decide most games; docs/arena.md, "SPRT").
+enum class SprtStatistic : std::uint8_t { Pentanomial, LuckAdjusted };
+[[nodiscard]] std::string_view sprtStatisticName(SprtStatistic statistic);
 
 struct SprtConfig {
     double elo0 = 0;
@@ -95,16 +104,24 @@ struct SprtConfig {
     double alpha = 0.05;
     double beta = 0.05;
     EloModel model = EloModel::Normalized;
+    SprtStatistic statistic = SprtStatistic::Pentanomial;
 
     [[nodiscard]] double lowerBound() const;  // log(beta / (1 - alpha))
     [[nodiscard]] double upperBound() const;  // log((1 - beta) / alpha)
     [[nodiscard]] SprtDecision decide(double llr) const;
-    // "elo0 elo1 alpha beta model": e.g. "0 5 0.05 0.05 normalized" (model optional).
+    // "key=value" words of elo0, elo1, alpha, beta, model (logistic, normalized) and
+    // statistic (pentanomial, luck-adjusted), e.g. "elo0=0 elo1=5 statistic=luck-adjusted".
     [[nodiscard]] static std::optional<SprtConfig> parse(std::string_view text, std::string& error);
     [[nodiscard]] std::string str() const;
 };
 
 [[nodiscard]] double sprtLlr(const SprtConfig& config, const Wdl& wdl);
 [[nodiscard]] double sprtLlr(const SprtConfig& config, const Pentanomial& penta);
+// The luck-adjusted SPRT: the log-likelihood ratio of two normal models of the adjusted pair
+// scores, with the means elo0 and elo1 make and the residual variance of the fit (the normal
+// approximation of the GSPRT, applied to a continuous score). Under the normalized model
+// the means are set by the plain scores' spread, so elo0 and elo1 mean what they mean to
+// the pentanomial test. 0 below kMinimumLuckPairs pairs.
+[[nodiscard]] double sprtLlr(const SprtConfig& config, const std::vector<PairSample>& pairs);
 
 }  // namespace dejarik::arena

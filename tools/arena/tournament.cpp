@@ -41,7 +41,7 @@ class Collector {
         if (config_.keepRecords) records_.push_back(std::move(record));
 
         if (config_.sprt && results_.encounters.size() == 1 && !sprtStop_) {
-            const double llr = sprtLlr(*config_.sprt, tally(results_)[0].penta);
+            const double llr = sprtLlr(*config_.sprt, tally(results_)[0]);
             const SprtDecision d = config_.sprt->decide(llr);
             if (d != SprtDecision::Continue) {
                 sprtStop_ = d;
