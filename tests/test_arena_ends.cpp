@@ -94,5 +94,12 @@ TEST_SUITE("arena-unit") {
         broken.events[0].token = "b1xc2";
         CHECK_FALSE(analyseEnds({broken}, optionsFor("x"), error));
         CHECK(error.find("'b1xc2' is not legal") != std::string::npos);
+        // Both errors name the record by its round and game.
+        CHECK(error.find("record " + broken.roundTag() + ": ") != std::string::npos);
+        GameRecord badDeal = lostMolator(GameOutcome::Draw);
+        badDeal.round = 4;
+        badDeal.deal = "./L.........../n...K.S.... 1 2 0 1";  // eleven cells on the outer ring
+        CHECK_FALSE(analyseEnds({badDeal}, optionsFor("x"), error));
+        CHECK(error.find("record " + badDeal.roundTag() + ": Deal: ") != std::string::npos);
     }
 }

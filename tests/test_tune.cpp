@@ -220,4 +220,11 @@ TEST_CASE("record samples: every decision point of a game, labelled by its resul
     REQUIRE(dealErr);
     CHECK(dealErr->find("record 1") != std::string::npos);
     CHECK(dealErr->find("Deal: ") != std::string::npos);
+
+    // A Rules tag that does not parse names the record the same way.
+    auto badRules = *parsed;
+    badRules[0].rules = "Ruleset=chess";
+    const auto rulesErr = tune::recordSamples(badRules, 1, none);
+    REQUIRE(rulesErr);
+    CHECK(rulesErr->find("record " + badRules[0].roundTag() + ": ") != std::string::npos);
 }

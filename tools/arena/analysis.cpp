@@ -27,19 +27,31 @@ std::optional<Replay> replayRecord(const GameRecord& record, std::string& error)
     return replay;
 }
 
+namespace {
+
+std::string recordLabel(const GameRecord& record) {
+    return "record " + record.roundTag() + ": ";
+}
+
+}  // namespace
+
+std::optional<Position> recordStart(const GameRecord& record, const Rules& rules,
+                                    std::string& error) {
+    auto pos = Position::fromDfen(record.deal, rules, &error);
+    if (!pos) error = recordLabel(record) + "Deal: " + error;
+    return pos;
+}
+
 bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit& visit,
                   std::string& error) {
-    const std::string where = "record " + record.roundTag() + ": ";
-    auto pos = Position::fromDfen(record.deal, rules, &error);
-    if (!pos) {
-        error = where + "Deal: " + error;
-        return false;
-    }
+    auto pos = recordStart(record, rules, error);
+    if (!pos) return false;
     for (std::size_t i = 0; i < record.events.size(); ++i) {
         const auto& e = record.events[i];
         const auto event = pos->parseEvent(e.token);
         if (!event) {
-            error = where + "event " + std::to_string(i + 1) + " '" + e.token + "' is not legal";
+            error = recordLabel(record) + "event " + std::to_string(i + 1) + " '" + e.token +
+                    "' is not legal";
             return false;
         }
         Position after = *pos;

@@ -24,6 +24,11 @@ struct Replay {
 // differs from the record's Final tag.
 [[nodiscard]] std::optional<Replay> replayRecord(const GameRecord& record, std::string& error);
 
+// The position `record` starts from under `rules`; a deal that does not parse is an error
+// naming the record by round and game ("record R.G: Deal: ...").
+[[nodiscard]] std::optional<Position> recordStart(const GameRecord& record, const Rules& rules,
+                                                  std::string& error);
+
 // Replays `record`'s events from its deal under `rules` (those of its Rules tag), calling
 // `visit` with each recorded event, its Event and the positions before and after it. False,
 // with the error (naming the record by round and game), at a deal or an event that does not

@@ -64,7 +64,7 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
                 race::bound(rules, own, other, model, options.boxing, entry.withoutMove.get());
             return b ? b->score : 0.5;  // an army beyond kMaxArmy: no claim either way
         };
-        const auto deal = Position::fromDfen(record.deal, rules, &error);
+        const auto deal = recordStart(record, rules, error);
         if (!deal) return std::nullopt;
         const double start = bound(*deal);
         double last = start;

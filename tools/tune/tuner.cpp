@@ -158,7 +158,7 @@ std::optional<std::string> recordSamples(const std::vector<arena::GameRecord>& r
         if (arena::isFault(record.termination)) continue;
         std::string error;
         const auto options = arena::parseRulesTag(record.rules, error);
-        if (!options) return "record " + std::to_string(r + 1) + ": " + error;
+        if (!options) return "record " + record.roundTag() + ": " + error;
         out.rules.push_back(std::make_unique<Rules>(*options));
         const double label = record.outcome == arena::GameOutcome::Player1Wins   ? 1.0
                              : record.outcome == arena::GameOutcome::Player2Wins ? -1.0
