@@ -555,7 +555,9 @@ TEST_SUITE("arena-unit") {
         REQUIRE(config.sprt);
         const RunOutcome out = run(config);
         REQUIRE(out.sprtStop);
-        CHECK(*out.sprtStop == SprtDecision::AcceptH1);
+        CHECK(out.sprtStop->decision == SprtDecision::AcceptH1);
+        CHECK(out.sprtStop->llr >= config.sprt->upperBound());
+        CHECK(out.sprtStop->pairs <= tally(out.results)[0].penta.pairs());
         const auto stats = tally(out.results);
         CHECK(stats[0].penta.pairs() < 100);
         CHECK(sprtLlr(*config.sprt, stats[0].penta) >= config.sprt->upperBound());
@@ -575,7 +577,9 @@ TEST_SUITE("arena-unit") {
         REQUIRE(config.sprt);
         const RunOutcome out = run(config);
         REQUIRE(out.sprtStop);
-        CHECK(*out.sprtStop == SprtDecision::AcceptH1);
+        CHECK(out.sprtStop->decision == SprtDecision::AcceptH1);
+        CHECK(out.sprtStop->llr >= config.sprt->upperBound());
+        CHECK(out.sprtStop->pairs <= tally(out.results)[0].penta.pairs());
         const auto stats = tally(out.results);
         // It never decides before the luck fit has its pairs.
         CHECK(stats[0].penta.pairs() >= static_cast<std::int64_t>(kMinimumLuckPairs));

@@ -299,9 +299,11 @@ int runCommand(const std::vector<std::string>& args) {
               << config.seed << ", dice " << diceModeName(config.diceMode)
               << (config.shardCount > 1 ? ", shard " + shard : std::string()) << "\n"
               << formatTable(outcome->results, config.sprt);
-    if (outcome->sprtStop)
-        std::cout << "the SPRT stopped the run: "
-                  << (*outcome->sprtStop == SprtDecision::AcceptH1 ? "H1" : "H0") << " accepted\n";
+    if (const auto& stop = outcome->sprtStop)
+        std::cout << fmt::format(
+            "the SPRT stopped the run: {} accepted at {} pairs (LLR {:.2f}); the pairs under way "
+            "finished\n",
+            stop->decision == SprtDecision::AcceptH1 ? "H1" : "H0", stop->pairs, stop->llr);
     if (outcome->interrupted) {
         std::cout << "interrupted: the finished games are kept"
                   << (resultsPath.empty() ? "" : " in " + resultsPath + "; add --resume to go on")

@@ -41,10 +41,11 @@ class Collector {
         if (config_.keepRecords) records_.push_back(std::move(record));
 
         if (config_.sprt && results_.encounters.size() == 1 && !sprtStop_) {
-            const double llr = sprtLlr(*config_.sprt, tally(results_)[0]);
+            const EncounterStats stats = tally(results_)[0];
+            const double llr = sprtLlr(*config_.sprt, stats);
             const SprtDecision d = config_.sprt->decide(llr);
             if (d != SprtDecision::Continue) {
-                sprtStop_ = d;
+                sprtStop_ = SprtStop{d, llr, stats.penta.pairs()};
                 stopDispatch_ = true;
             }
         }
@@ -77,7 +78,7 @@ class Collector {
     std::uint64_t pairsTotal_;
     Clock::time_point lastProgress_;
     std::vector<GameRecord> records_;
-    std::optional<SprtDecision> sprtStop_;
+    std::optional<SprtStop> sprtStop_;
     std::atomic<bool> stopDispatch_{false};
 };
 

@@ -44,11 +44,19 @@ struct RunConfig {
     std::chrono::milliseconds progressInterval{2000};
 };
 
+// Where an SPRT stopped a run. The pairs under way when it decided still finish, so the
+// final table's LLR can fall back inside the bounds; this is the decision that counts.
+struct SprtStop {
+    SprtDecision decision = SprtDecision::Continue;
+    double llr = 0;
+    std::int64_t pairs = 0;  // complete pairs when it decided
+};
+
 struct RunOutcome {
     ResultsFile results;
     bool interrupted = false;
-    std::optional<SprtDecision> sprtStop;  // the run stopped early on this SPRT decision
-    std::vector<GameRecord> records;       // with keepRecords
+    std::optional<SprtStop> sprtStop;  // the run stopped early on this SPRT decision
+    std::vector<GameRecord> records;   // with keepRecords
 };
 
 // The results header of a run: fingerprint, settings, engines, encounters.
