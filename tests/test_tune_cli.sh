@@ -63,4 +63,33 @@ if ! "$engine" analyse --depth 1 --eval-file "$tmp/w.txt" >"$tmp/out" 2>"$tmp/er
     fail "[engine] the weights file does not load: $(cat "$tmp/err")"
 fi
 
+# SPSA through arena games: usage errors, then three iterations of real games at depth 1
+# whose weights file the engine loads.
+expect_usage_error "--engine" spsa --out "$tmp/s.txt"
+expect_usage_error "--iterations" spsa --engine "$engine" --iterations 0 --out "$tmp/s.txt"
+expect_usage_error "--perturbation" spsa --engine "$engine" --perturbation 0 --out "$tmp/s.txt"
+expect_usage_error "unknown weight boldness" spsa --engine "$engine" --params boldness \
+    --out "$tmp/s.txt"
+expect_usage_error "--engine/--each" spsa --engine "$engine" --each depth=x --out "$tmp/s.txt"
+checks=$((checks + 1))
+run spsa --engine "$tmp/no-engine" --each depth=1 --iterations 2 --out "$tmp/s.txt"
+if [[ $rc -ne 1 ]] || [[ $(wc -l <"$tmp/err") -ne 1 ]] ||
+    ! grep -q "^dejarik-tune: error: spsa iteration 1: .*fault" "$tmp/err"; then
+    fail "[spsa, no engine] exit code $rc, expected 1 and one line: $(cat "$tmp/err")"
+fi
+checks=$((checks + 1))
+run spsa --engine "$engine" --ruleset holochess --each depth=1 --iterations 3 \
+    --params holochessCalibration,holochessExposure,holochessMobilityCap --out "$tmp/s.txt"
+if [[ $rc -ne 0 ]]; then
+    fail "[spsa] exit code $rc: $(cat "$tmp/err")"
+elif ! grep -qE "^iteration 3/3 c [0-9.]+ a [0-9.]+ mean result [-+][0-9.]+ [0-9]+ s: holochessCalibration=[0-9.]+ holochessExposure=[0-9.]+ holochessMobilityCap=[0-9]+$" "$tmp/err"; then
+    fail "[spsa] no progress line: $(cat "$tmp/err")"
+elif [[ -s $tmp/out ]]; then
+    fail "[spsa] printed on stdout: $(head -c 200 "$tmp/out")"
+elif ! grep -q "^# dejarik-tune spsa --ruleset holochess --iterations 3 of 3" "$tmp/s.txt"; then
+    fail "[spsa] the file's first line: $(head -1 "$tmp/s.txt")"
+elif ! "$engine" analyse --depth 1 --eval-file "$tmp/s.txt" >"$tmp/out" 2>"$tmp/err"; then
+    fail "[spsa] the weights file does not load: $(cat "$tmp/err")"
+fi
+
 finish

@@ -115,31 +115,6 @@ class SignalWatcher {
     std::thread thread_;
 };
 
-struct RuleSettings {
-    RuleOptions options;
-    std::vector<std::pair<std::string, std::string>> assignments;
-};
-
-std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
-                                         const std::vector<std::string>& items,
-                                         std::string& error) {
-    RuleSettings s;
-    if (auto e = s.options.set("Ruleset", ruleset)) {
-        error = *e;
-        return std::nullopt;
-    }
-    s.assignments.emplace_back("Ruleset", ruleset);
-    for (const auto& item : items) {
-        if (auto e = s.options.setAssignment(item)) {
-            error = "--option " + *e;
-            return std::nullopt;
-        }
-        const auto eq = item.find('=');
-        s.assignments.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
-    return s;
-}
-
 std::optional<std::vector<GameRecord>> readRecords(const std::vector<std::string>& paths,
                                                    std::string& error) {
     std::vector<GameRecord> all;

@@ -84,6 +84,26 @@ class Collector {
 
 }  // namespace
 
+std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
+                                         const std::vector<std::string>& items,
+                                         std::string& error) {
+    RuleSettings s;
+    if (auto e = s.options.set("Ruleset", ruleset)) {
+        error = *e;
+        return std::nullopt;
+    }
+    s.assignments.emplace_back("Ruleset", ruleset);
+    for (const auto& item : items) {
+        if (auto e = s.options.setAssignment(item)) {
+            error = "--option " + *e;
+            return std::nullopt;
+        }
+        const auto eq = item.find('=');
+        s.assignments.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    return s;
+}
+
 ResultsFile resultsHeader(const RunConfig& config) {
     ResultsFile r;
     for (std::size_t i = 0; i < config.engines.size(); ++i) {

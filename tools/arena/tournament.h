@@ -19,6 +19,17 @@
 
 namespace dejarik::arena {
 
+// The rules of a run as --ruleset and --option give them: the options, and the assignments
+// sent to every engine (Ruleset first).
+struct RuleSettings {
+    RuleOptions options;
+    std::vector<std::pair<std::string, std::string>> assignments;
+};
+// Empty with `error` naming the bad ruleset or option.
+[[nodiscard]] std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
+                                                       const std::vector<std::string>& items,
+                                                       std::string& error);
+
 struct RunConfig {
     std::vector<EngineSpec> engines;
     RuleOptions ruleOptions;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "command_line.h"
+#include "spsa_main.h"
 #include "tablebase.h"
 #include "tuner.h"
 
@@ -47,6 +48,8 @@ double seconds(std::chrono::steady_clock::time_point since) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "spsa")
+        return tune::spsaMain(std::vector<std::string>(argv + 2, argv + argc));
     po::options_description desc(
         "Usage: dejarik-tune --out FILE [--ruleset R] [--option Name=Value]... [--tables DIR]\n"
         "                    [--positions N] [--per-game K] [--seconds S] [--threads N]\n"
@@ -59,7 +62,8 @@ int main(int argc, char** argv) {
         "positions of every fifth game, and writes the weights as EvalFile reads them.\n"
         "--captures adds positions of five creatures one capture from the tables, labelled by\n"
         "a search with the tables.\n"
-        "Progress goes to stderr.\nOptions");
+        "Progress goes to stderr. `dejarik-tune spsa --help`: tuning through arena games.\n"
+        "Options");
     std::string rulesetName = "kelly", tablePath, params, startFile, outFile;
     std::vector<std::string> ruleOptions, recordFiles;
     int stride = 1, captures = 0, captureDepth = 4;

@@ -1,0 +1,88 @@
+#include "spsa_match.h"
+
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <fstream>
+
+namespace dejarik::tune {
+
+namespace {
+
+std::optional<arena::EngineSpec> sideSpec(const SpsaMatch& match, const std::string& name,
+                                          const std::filesystem::path* weights,
+                                          std::string& error) {
+    arena::EngineSpec spec;
+    std::vector<std::string> items = match.each;
+    items.push_back("cmd=" + match.engine);
+    items.push_back("name=" + name);
+    if (weights) items.push_back("option.EvalFile=" + weights->string());
+    if (auto e = spec.apply(items)) {
+        error = *e;
+        return std::nullopt;
+    }
+    if (auto e = spec.finish(true)) {
+        error = *e;
+        return std::nullopt;
+    }
+    return spec;
+}
+
+bool writeWeights(const std::filesystem::path& path, const eval::Tunables& t, std::string& error) {
+    std::ofstream out(path, std::ios::trunc);
+    out << eval::formatTunables(t);
+    if (!out.flush()) {
+        error = "cannot write " + path.string();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<std::string> checkSpsaMatch(const SpsaMatch& match) {
+    std::string error;
+    if (!sideSpec(match, "plus", nullptr, error)) return error;
+    return std::nullopt;
+}
+
+std::optional<double> playTrial(const SpsaMatch& match, const eval::Tunables& plus,
+                                const eval::Tunables& minus, int iteration, std::string& error) {
+    const auto plusFile = match.directory / "plus.txt", minusFile = match.directory / "minus.txt";
+    if (!writeWeights(plusFile, plus, error) || !writeWeights(minusFile, minus, error))
+        return std::nullopt;
+    arena::RunConfig config;
+    config.ruleOptions = match.rules.options;
+    config.ruleAssignments = match.rules.assignments;
+    for (const auto& [name, file] :
+         {std::pair{"plus", &plusFile}, std::pair{"minus", &minusFile}}) {
+        auto spec = sideSpec(match, name, file, error);
+        if (!spec) return std::nullopt;
+        config.engines.push_back(*spec);
+    }
+    config.pairs = static_cast<std::uint64_t>(match.pairs);
+    config.seed = match.seed + static_cast<std::uint64_t>(iteration);
+    config.diceMode = arena::DiceMode::Duplicate;
+    config.concurrency = match.concurrency;
+    config.log =
+        std::make_shared<spdlog::logger>("spsa", std::make_shared<spdlog::sinks::null_sink_mt>());
+    const std::atomic<bool> interrupt{false};
+    const auto outcome = arena::runTournament(config, interrupt, error);
+    if (!outcome) return std::nullopt;
+    const auto stats = arena::tally(outcome->results);
+    if (!stats.at(0).faults.empty()) {
+        error =
+            "a game was lost by a fault (an illegal event, a crash, a stall or the clock): "
+            "check --engine and --each";
+        return std::nullopt;
+    }
+    const arena::Wdl& wdl = stats.at(0).wdl;
+    if (wdl.games() == 0) {
+        error = "no game was played";
+        return std::nullopt;
+    }
+    return 2 * wdl.points() / static_cast<double>(wdl.games()) - 1;
+}
+
+}  // namespace dejarik::tune
