@@ -547,47 +547,37 @@ TEST_SUITE("arena-unit") {
         std::filesystem::remove(part);
     }
 
-    TEST_CASE("the SPRT ends a clear match early") {
-        auto config =
-            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 500);
-        std::string error;
-        config.sprt = SprtConfig::parse("elo0=0 elo1=20", error);
-        REQUIRE(config.sprt);
-        const RunOutcome out = run(config);
-        REQUIRE(out.sprtStop);
-        CHECK(out.sprtStop->decision == SprtDecision::AcceptH1);
-        CHECK(out.sprtStop->llr >= config.sprt->upperBound());
-        CHECK(out.sprtStop->pairs <= tally(out.results)[0].penta.pairs());
-        const auto stats = tally(out.results);
-        CHECK(stats[0].penta.pairs() < 100);
-        CHECK(sprtLlr(*config.sprt, stats[0].penta) >= config.sprt->upperBound());
-        const std::string table = formatTable(out.results, config.sprt);
-        CHECK(table.find("H1 accepted") != std::string::npos);
+    TEST_CASE("the SPRT ends a clear match early, from either statistic") {
+        for (const char* statistic : {"pentanomial", "luck-adjusted"}) {
+            INFO(statistic);
+            auto config =
+                baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 500);
+            std::string error;
+            config.sprt =
+                SprtConfig::parse(std::string("elo0=0 elo1=20 statistic=") + statistic, error);
+            REQUIRE(config.sprt);
+            const RunOutcome out = run(config);
+            REQUIRE(out.sprtStop);
+            CHECK(out.sprtStop->decision == SprtDecision::AcceptH1);
+            CHECK(out.sprtStop->llr >= config.sprt->upperBound());
+            const auto stats = tally(out.results);
+            CHECK(out.sprtStop->pairs <= stats[0].penta.pairs());
+            CHECK(stats[0].penta.pairs() < 100);
+            CHECK(sprtLlr(*config.sprt, stats[0]) >= config.sprt->upperBound());
+            const bool luck = config.sprt->statistic == SprtStatistic::LuckAdjusted;
+            CHECK(sprtLlr(*config.sprt, stats[0]) == (luck
+                                                          ? sprtLlr(*config.sprt, stats[0].pairs)
+                                                          : sprtLlr(*config.sprt, stats[0].penta)));
+            // The luck-adjusted test never decides before the luck fit has its pairs.
+            if (luck) CHECK(stats[0].penta.pairs() >= static_cast<std::int64_t>(kMinimumLuckPairs));
+            const std::string table = formatTable(out.results, config.sprt);
+            CHECK(table.find(std::string("statistic=") + statistic + "): LLR") !=
+                  std::string::npos);
+            CHECK(table.find("H1 accepted") != std::string::npos);
 
-        config.engines.push_back(builtin("third", "random", 3));
-        std::atomic<bool> interrupt{false};
-        CHECK_FALSE(runTournament(config, interrupt, error));  // SPRT needs a match
-    }
-
-    TEST_CASE("the luck-adjusted SPRT decides from the pairs' adjusted scores") {
-        auto config =
-            baseConfig({builtin("greedy", "greedy", 1), builtin("random", "random", 2)}, 500);
-        std::string error;
-        config.sprt = SprtConfig::parse("elo0=0 elo1=20 statistic=luck-adjusted", error);
-        REQUIRE(config.sprt);
-        const RunOutcome out = run(config);
-        REQUIRE(out.sprtStop);
-        CHECK(out.sprtStop->decision == SprtDecision::AcceptH1);
-        CHECK(out.sprtStop->llr >= config.sprt->upperBound());
-        CHECK(out.sprtStop->pairs <= tally(out.results)[0].penta.pairs());
-        const auto stats = tally(out.results);
-        // It never decides before the luck fit has its pairs.
-        CHECK(stats[0].penta.pairs() >= static_cast<std::int64_t>(kMinimumLuckPairs));
-        CHECK(stats[0].penta.pairs() < 100);
-        CHECK(sprtLlr(*config.sprt, stats[0]) >= config.sprt->upperBound());
-        CHECK(sprtLlr(*config.sprt, stats[0]) == sprtLlr(*config.sprt, stats[0].pairs));
-        const std::string table = formatTable(out.results, config.sprt);
-        CHECK(table.find("statistic=luck-adjusted): LLR") != std::string::npos);
-        CHECK(table.find("H1 accepted") != std::string::npos);
+            config.engines.push_back(builtin("third", "random", 3));
+            std::atomic<bool> interrupt{false};
+            CHECK_FALSE(runTournament(config, interrupt, error));  // SPRT needs a match
+        }
     }
 }

@@ -297,22 +297,23 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
             return std::nullopt;
         }
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-        if (key == "model") {
-            const auto model = kEloModelNames.parse(value);
-            if (!model) {
-                error = "SPRT model '" + value + "' (expected logistic or normalized)";
-                return std::nullopt;
-            }
-            c.model = *model;
-            continue;
-        }
-        if (key == "statistic") {
-            const auto statistic = kSprtStatisticNames.parse(value);
-            if (!statistic) {
-                error = "SPRT statistic '" + value + "' (expected pentanomial or luck-adjusted)";
-                return std::nullopt;
-            }
-            c.statistic = *statistic;
+        // The named settings: the model and the statistic.
+        const auto setNamed = [&](const auto& names, auto& field, std::string_view what,
+                                  std::string_view expected) {
+            const auto parsed = names.parse(value);
+            if (parsed)
+                field = *parsed;
+            else
+                error = "SPRT " + std::string(what) + " '" + value + "' (expected " +
+                        std::string(expected) + ")";
+            return parsed.has_value();
+        };
+        if (key == "model" || key == "statistic") {
+            const bool ok = key == "model" ? setNamed(kEloModelNames, c.model, "model",
+                                                      "logistic or normalized")
+                                           : setNamed(kSprtStatisticNames, c.statistic, "statistic",
+                                                      "pentanomial or luck-adjusted");
+            if (!ok) return std::nullopt;
             continue;
         }
         const auto v = parseNumber<double>(value);

@@ -33,14 +33,6 @@ void say(const std::string& line) {
     std::cerr << line << std::endl;
 }
 
-std::vector<std::string> splitNames(const std::string& list) {
-    std::vector<std::string> out;
-    std::stringstream in(list);
-    for (std::string name; std::getline(in, name, ',');)
-        if (!name.empty()) out.push_back(name);
-    return out;
-}
-
 double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -121,7 +113,7 @@ int main(int argc, char** argv) {
     if (!startFile.empty())
         if (auto err = eval::loadTunables(startFile, start)) return usageError("--start: " + *err);
     tune::FitOptions fit;
-    fit.params = params.empty() ? tune::defaultParams(rules) : splitNames(params);
+    fit.params = params.empty() ? tune::defaultParams(rules) : tune::splitNames(params);
     for (const std::string& name : fit.params)
         if (!eval::findTunable(name)) return usageError("--params: unknown weight " + name);
     fit.seconds = limit;

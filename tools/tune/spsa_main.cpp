@@ -27,14 +27,6 @@ int usageError(const std::string& message) {
     return tools::usageError(kProgram, message);
 }
 
-std::vector<std::string> splitNames(const std::string& list) {
-    std::vector<std::string> out;
-    std::stringstream in(list);
-    for (std::string name; std::getline(in, name, ',');)
-        if (!name.empty()) out.push_back(name);
-    return out;
-}
-
 bool writeResult(const std::string& path, const std::string& header, const eval::Tunables& t) {
     std::ofstream out(path, std::ios::trunc);
     out << header << eval::formatTunables(t);

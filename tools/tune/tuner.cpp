@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <thread>
 
 #include "analysis.h"
@@ -247,6 +248,14 @@ std::vector<std::string> defaultParams(const Rules& rules) {
     if (rules.centreWin() > 0)
         names.insert(names.end(), {"holdStep", "holdContested", "holdWin", "holdWinRest"});
     return names;
+}
+
+std::vector<std::string> splitNames(const std::string& list) {
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    for (std::string name; std::getline(in, name, ',');)
+        if (!name.empty()) out.push_back(name);
+    return out;
 }
 
 }  // namespace dejarik::tune

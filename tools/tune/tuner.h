@@ -89,4 +89,7 @@ struct FitOptions {
 // the wdl-only draw shares and the quiet horizon (the tables' positions have no quiet draw).
 [[nodiscard]] std::vector<std::string> defaultParams(const Rules& rules);
 
+// The names of a comma-separated list (--params), empty items left out.
+[[nodiscard]] std::vector<std::string> splitNames(const std::string& list);
+
 }  // namespace dejarik::tune
