@@ -1,5 +1,6 @@
 // SPSA (tools/tune/spsa.h) on objectives whose optimum is known: it climbs a noisy one, keeps
-// every weight in its range and whole where it must be, and refuses a stale result.
+// every weight in its range and whole where it must be, and refuses a stale result; the luck
+// control of its game results (tools/tune/spsa_match.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 
 #include "splitmix.h"
 #include "spsa.h"
+#include "spsa_match.h"
 
 using namespace dejarik;
 
@@ -91,4 +93,30 @@ TEST_CASE("SPSA keeps weights in their ranges, whole where they must be") {
     CHECK_THROWS_AS(spsa.update(stale, 0), std::logic_error);
     CHECK_THROWS_AS(tune::Spsa({&cap}, eval::Tunables{}, tune::SpsaSettings{.iterations = 0}, 1),
                     std::invalid_argument);
+}
+
+TEST_CASE("SPSA's results shed the luck once enough trials are in") {
+    tune::LuckControl luck;
+    std::uint64_t state = 17;
+    const auto uniform = [&] {
+        return static_cast<double>(splitmix64(state) >> 11) / 9007199254740992.0 - 0.5;
+    };
+    double plainSquares = 0, adjustedSquares = 0;
+    for (int i = 0; i < 200; ++i) {
+        // A result mostly the attacks' luck, some the showdowns', a little the weights'.
+        const double attack = 4 * uniform(), showdown = uniform(), skill = 0.05 * uniform();
+        const tune::TrialResult trial{0.2 * attack + 0.5 * showdown + skill, attack, showdown};
+        const double adjusted = luck.adjust(trial);
+        if (i < static_cast<int>(arena::kMinimumLuckPairs)) {
+            CHECK(adjusted == trial.result);  // no fit yet
+        } else if (i >= 50) {
+            plainSquares += trial.result * trial.result;
+            adjustedSquares += adjusted * adjusted;
+            CHECK(std::abs(adjusted - skill) < 0.005);  // skill alone is +-0.025
+        }
+    }
+    CHECK(luck.coefficients()[0] == doctest::Approx(0.2).epsilon(0.02));
+    CHECK(luck.coefficients()[1] == doctest::Approx(0.5).epsilon(0.02));
+    CHECK(luck.varianceRatio() < 0.01);
+    CHECK(adjustedSquares < 0.01 * plainSquares);
 }

@@ -82,7 +82,7 @@ run spsa --engine "$engine" --ruleset holochess --each depth=1 --iterations 3 \
     --params holochessCalibration,holochessExposure,holochessMobilityCap --out "$tmp/s.txt"
 if [[ $rc -ne 0 ]]; then
     fail "[spsa] exit code $rc: $(cat "$tmp/err")"
-elif ! grep -qE "^iteration 3/3 c [0-9.]+ a [0-9.]+ mean result [-+][0-9.]+ [0-9]+ s: holochessCalibration=[0-9.]+ holochessExposure=[0-9.]+ holochessMobilityCap=[0-9]+$" "$tmp/err"; then
+elif ! grep -qE "^iteration 3/3 c [0-9.]+ a [0-9.]+ mean result [-+][0-9.]+ luck variance x[0-9.]+ [0-9]+ s: holochessCalibration=[0-9.]+ holochessExposure=[0-9.]+ holochessMobilityCap=[0-9]+$" "$tmp/err"; then
     fail "[spsa] no progress line: $(cat "$tmp/err")"
 elif [[ -s $tmp/out ]]; then
     fail "[spsa] printed on stdout: $(head -c 200 "$tmp/out")"

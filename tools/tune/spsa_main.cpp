@@ -40,15 +40,17 @@ int spsaMain(const std::vector<std::string>& args) {
         "Usage: dejarik-tune spsa --engine CMD --out FILE [--ruleset R] [--option Name=Value]...\n"
         "                         [--each key=value]... [--iterations N] [--pairs K] [-j N]\n"
         "                         [--params a,b,...] [--start FILE] [--seed N]\n"
-        "                         [--perturbation C] [--step S]\n"
+        "                         [--perturbation C] [--step S] [--plain-results]\n"
         "Tunes evaluation weights by SPSA through arena games: each iteration plays K\n"
         "duplicate pairs between the weights moved up and down by a random perturbation, and\n"
-        "steps them towards the side that scored. Writes the weights every 10 iterations and at\n"
-        "the end. Progress goes to stderr.\nOptions");
+        "steps them towards the side that scored, the dice's luck taken out of the result.\n"
+        "Writes the weights every 10 iterations and at the end. Progress goes to stderr.\n"
+        "Options");
     std::string engine, rulesetName = "kelly", params, startFile, outFile;
     std::vector<std::string> ruleItems, each;
     int iterations = 500, pairs = 1, concurrency = 2;
     std::uint64_t seed = 1;
+    bool plain = false;
     SpsaSettings settings;
     desc.add_options()("help,h", "show this help")("engine", po::value(&engine),
                                                    "the engine's command (required)")(
@@ -66,6 +68,8 @@ int spsaMain(const std::vector<std::string>& args) {
         "seed", po::value(&seed), "seeds the perturbations and the deals (default 1)")(
         "perturbation", po::value(&settings.perturbation),
         "the first perturbation, a share of each weight's range (default 0.05)")(
+        "plain-results", po::bool_switch(&plain),
+        "step on the games' results as they are, without the luck as a control variate")(
         "step", po::value(&settings.step),
         "the first step for a result of +-1, a share of each weight's range (default 0.01)");
     po::variables_map vm;
@@ -121,6 +125,7 @@ int spsaMain(const std::vector<std::string>& args) {
     };
     const auto t0 = std::chrono::steady_clock::now();
     double total = 0;
+    LuckControl luck;
     for (int k = 0; k < iterations; ++k) {
         const Spsa::Trial trial = spsa.next();
         const auto result = playTrial(match, trial.plus, trial.minus, k, error);
@@ -129,16 +134,19 @@ int spsaMain(const std::vector<std::string>& args) {
             std::filesystem::remove_all(match.directory, ec);
             return 1;
         }
-        spsa.update(trial, *result);
-        total += *result;
+        const double step = plain ? result->result : luck.adjust(*result);
+        spsa.update(trial, step);
+        total += result->result;
         const bool report = (k + 1) % 10 == 0 || k + 1 == iterations;
         if (report) {
             const eval::Tunables now = spsa.current();
             std::string line;
             char head[160];
             std::snprintf(
-                head, sizeof head, "iteration %d/%d c %.4f a %.5f mean result %+.3f %.0f s:", k + 1,
-                iterations, trial.perturbation, spsa.gainAt(k), total / (k + 1),
+                head, sizeof head,
+                "iteration %d/%d c %.4f a %.5f mean result %+.3f luck variance x%.2f %.0f s:",
+                k + 1, iterations, trial.perturbation, spsa.gainAt(k), total / (k + 1),
+                plain ? 1.0 : luck.varianceRatio(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             line = head;
             for (const eval::TunableSpec* s : specs) {

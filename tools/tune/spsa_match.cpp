@@ -47,8 +47,9 @@ std::optional<std::string> checkSpsaMatch(const SpsaMatch& match) {
     return std::nullopt;
 }
 
-std::optional<double> playTrial(const SpsaMatch& match, const eval::Tunables& plus,
-                                const eval::Tunables& minus, int iteration, std::string& error) {
+std::optional<TrialResult> playTrial(const SpsaMatch& match, const eval::Tunables& plus,
+                                     const eval::Tunables& minus, int iteration,
+                                     std::string& error) {
     const auto plusFile = match.directory / "plus.txt", minusFile = match.directory / "minus.txt";
     if (!writeWeights(plusFile, plus, error) || !writeWeights(minusFile, minus, error))
         return std::nullopt;
@@ -77,12 +78,34 @@ std::optional<double> playTrial(const SpsaMatch& match, const eval::Tunables& pl
             "check --engine and --each";
         return std::nullopt;
     }
-    const arena::Wdl& wdl = stats.at(0).wdl;
-    if (wdl.games() == 0) {
-        error = "no game was played";
+    const auto& pairs = stats.at(0).pairs;
+    if (pairs.empty()) {
+        error = "no pair was played";
         return std::nullopt;
     }
-    return 2 * wdl.points() / static_cast<double>(wdl.games()) - 1;
+    TrialResult r;
+    for (const arena::PairSample& p : pairs) {
+        r.result += 2 * p.score - 1;
+        r.attackLuck += p.attackLuck;
+        r.showdownLuck += p.showdownLuck;
+    }
+    const auto n = static_cast<double>(pairs.size());
+    r.result /= n;
+    r.attackLuck /= n;
+    r.showdownLuck /= n;
+    return r;
+}
+
+double LuckControl::adjust(const TrialResult& trial) {
+    const double adjusted =
+        trial.result - coefficients_[0] * trial.attackLuck - coefficients_[1] * trial.showdownLuck;
+    history_.push_back({trial.result, trial.attackLuck, trial.showdownLuck});
+    if (history_.size() >= arena::kMinimumLuckPairs) {
+        const arena::LuckAdjusted fit = arena::luckAdjusted(history_);
+        coefficients_ = fit.coefficients;
+        varianceRatio_ = fit.varianceRatio;
+    }
+    return adjusted;
 }
 
 }  // namespace dejarik::tune
