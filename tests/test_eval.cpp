@@ -407,7 +407,7 @@ TEST_CASE("hold: a player close to CentreWin with a piece on a is close to winni
     const double hold2 = value("N/..k........./...G....mt.. 1 2 0 9 2/0");
     CHECK(hold2 >= 0.99);
     CHECK(hold2 > noHold + 0.3);
-    // A count short of the win is worth holdStep a step (0 in the fitted defaults: the
+    // A count short of the win is worth holdStep a step (little in the fitted defaults: the
     // search sees the win coming), less when contested; checked with a step of 0.6.
     eval::Tunables stepped;
     REQUIRE_FALSE(stepped.set("holdStep", 0.6));
@@ -417,7 +417,8 @@ TEST_CASE("hold: a player close to CentreWin with a piece on a is close to winni
     };
     CHECK(steppedValue("N/..k........./...G....mt.. 1 2 0 9 1/0") >
           steppedValue("N/..k........./...G....mt.. 1 2 0 9"));
-    CHECK(value("N/..k........./...G....mt.. 1 2 0 9 1/0") == noHold);
+    CHECK(value("N/..k........./...G....mt.. 1 2 0 9 1/0") >= noHold);
+    CHECK(value("N/..k........./...G....mt.. 1 2 0 9 1/0") < noHold + 0.05);
     // Off a but one move from it, the same.
     CHECK(value("./N.k........./...G....mt.. 1 1 0 9 2/0") >= 0.99);
     // Player 2 to move must break the count by attacking, which it can: contested, but the
