@@ -327,6 +327,14 @@ std::string formatTunables(const Tunables& t) {
     return out;
 }
 
+std::optional<std::string> saveTunables(const std::string& path, const Tunables& t,
+                                        std::string_view header) {
+    std::ofstream out(path, std::ios::trunc);
+    out << header << formatTunables(t);
+    if (!out.flush()) return "cannot write " + path;
+    return std::nullopt;
+}
+
 Tunables::ReportModel Tunables::reportModel(Ruleset ruleset) const {
     switch (ruleset) {
         case Ruleset::Holochess:

@@ -188,6 +188,11 @@ struct TunableSpec {
 // comment: what parseTunables() reads back to the same values.
 [[nodiscard]] std::string formatTunables(const Tunables& t);
 
+// Writes `header` (comment lines, each ending in a newline) and formatTunables(t) to the file
+// at `path`, replacing it; the one-line error when it cannot.
+[[nodiscard]] std::optional<std::string> saveTunables(const std::string& path, const Tunables& t,
+                                                      std::string_view header = {});
+
 // The name of a ruleset's evaluation weight `base` (one of kEvalWeightNames): `base` itself
 // where Tunables::base serves, else prefixed, "holochessCalibration",
 // "classicExposure", ...

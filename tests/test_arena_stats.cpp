@@ -84,6 +84,11 @@ TEST_SUITE("arena-unit") {
             meanLuck += p.attackLuck;
         meanLuck /= static_cast<double>(pairs.size());
         CHECK(a.interval.mean == doctest::Approx(mean - a.coefficients[0] * meanLuck));
+        double squares = 0;
+        for (const auto& p : pairs)
+            squares += (p.score - mean) * (p.score - mean);
+        CHECK(a.plainStdev ==
+              doctest::Approx(std::sqrt(squares / static_cast<double>(pairs.size()))));
         // Without luck, nothing changes.
         for (auto& p : pairs)
             p.attackLuck = 0;

@@ -251,6 +251,7 @@ LuckAdjusted luckAdjusted(const std::vector<PairSample>& pairs) {
     const double dof = std::max(1.0, n - 1 - (b1 != 0) - (b2 != 0));
     r.interval.stdev = std::sqrt(residual / dof);
     r.varianceRatio = syy > 0 ? (residual / dof) / (syy / (n - 1)) : 1;
+    r.plainStdev = std::sqrt(syy / n);
     const double half = kZ95 * r.interval.stdev / std::sqrt(n);
     r.interval.low = std::max(0.0, r.interval.mean - half);
     r.interval.high = std::min(1.0, r.interval.mean + half);
@@ -365,13 +366,7 @@ double sprtLlr(const SprtConfig& config, const std::vector<PairSample>& pairs) {
     const LuckAdjusted adjusted = luckAdjusted(pairs);
     double mu0 = scoreFromElo(config.elo0), mu1 = scoreFromElo(config.elo1);
     if (config.model == EloModel::Normalized) {
-        double mean = 0, var = 0;
-        for (const auto& p : pairs)
-            mean += p.score;
-        mean /= n;
-        for (const auto& p : pairs)
-            var += (p.score - mean) * (p.score - mean);
-        const double perPair = std::numbers::sqrt2 * std::sqrt(var / n) / kNormalizedScale;
+        const double perPair = std::numbers::sqrt2 * adjusted.plainStdev / kNormalizedScale;
         mu0 = 0.5 + config.elo0 * perPair;
         mu1 = 0.5 + config.elo1 * perPair;
     }

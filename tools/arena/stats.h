@@ -81,6 +81,7 @@ struct PairSample {
 struct LuckAdjusted {
     Interval interval;         // of the adjusted mean pair score, stdev per pair
     double varianceRatio = 1;  // adjusted variance / plain variance
+    double plainStdev = 0;     // of the plain pair scores (over n, as scoreInterval's)
     std::array<double, 2> coefficients{};
 };
 [[nodiscard]] LuckAdjusted luckAdjusted(const std::vector<PairSample>& pairs);

@@ -207,20 +207,19 @@ int main(int argc, char** argv) {
         say(line);
     }
 
-    std::ofstream out(outFile, std::ios::trunc);
-    out << "# dejarik-tune --ruleset " << rulesetName
-        << (recordFiles.empty()
-                ? " --positions " + std::to_string(positions) + " --seed " + std::to_string(seed)
-                : " --records (" + std::to_string(recordFiles.size()) + " files) --stride " +
-                      std::to_string(stride))
-        << (captures > 0 ? " --captures " + std::to_string(captures) + " --capture-depth " +
-                               std::to_string(captureDepth)
-                         : "")
-        << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore << " -> "
-        << heldAfter << " held out\n"
-        << eval::formatTunables(tuned);
-    if (!out) {
-        std::cerr << kProgram << ": error: cannot write " << outFile << "\n";
+    std::ostringstream header;
+    header << "# dejarik-tune --ruleset " << rulesetName
+           << (recordFiles.empty()
+                   ? " --positions " + std::to_string(positions) + " --seed " + std::to_string(seed)
+                   : " --records (" + std::to_string(recordFiles.size()) + " files) --stride " +
+                         std::to_string(stride))
+           << (captures > 0 ? " --captures " + std::to_string(captures) + " --capture-depth " +
+                                  std::to_string(captureDepth)
+                            : "")
+           << ": loss " << fitBefore << " -> " << fitAfter << " fitted, " << heldBefore << " -> "
+           << heldAfter << " held out\n";
+    if (auto err = eval::saveTunables(outFile, tuned, header.str())) {
+        std::cerr << kProgram << ": error: " << *err << "\n";
         return 1;
     }
     say("wrote " + outFile);

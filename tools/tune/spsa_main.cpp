@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "command_line.h"
 #include "spsa.h"
@@ -25,12 +24,6 @@ constexpr std::string_view kProgram = "dejarik-tune";
 
 int usageError(const std::string& message) {
     return tools::usageError(kProgram, message);
-}
-
-bool writeResult(const std::string& path, const std::string& header, const eval::Tunables& t) {
-    std::ofstream out(path, std::ios::trunc);
-    out << header << eval::formatTunables(t);
-    return static_cast<bool>(out.flush());
 }
 
 }  // namespace
@@ -156,8 +149,8 @@ int spsaMain(const std::vector<std::string>& args) {
                 line += item;
             }
             std::cerr << line << std::endl;
-            if (!writeResult(outFile, header(k + 1), now)) {
-                std::cerr << kProgram << ": error: cannot write " << outFile << "\n";
+            if (auto err = eval::saveTunables(outFile, now, header(k + 1))) {
+                std::cerr << kProgram << ": error: " << *err << "\n";
                 return 1;
             }
         }

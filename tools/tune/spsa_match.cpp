@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <fstream>
 
 namespace dejarik::tune {
 
@@ -29,16 +28,6 @@ std::optional<arena::EngineSpec> sideSpec(const SpsaMatch& match, const std::str
     return spec;
 }
 
-bool writeWeights(const std::filesystem::path& path, const eval::Tunables& t, std::string& error) {
-    std::ofstream out(path, std::ios::trunc);
-    out << eval::formatTunables(t);
-    if (!out.flush()) {
-        error = "cannot write " + path.string();
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 std::optional<std::string> checkSpsaMatch(const SpsaMatch& match) {
@@ -51,8 +40,11 @@ std::optional<TrialResult> playTrial(const SpsaMatch& match, const eval::Tunable
                                      const eval::Tunables& minus, int iteration,
                                      std::string& error) {
     const auto plusFile = match.directory / "plus.txt", minusFile = match.directory / "minus.txt";
-    if (!writeWeights(plusFile, plus, error) || !writeWeights(minusFile, minus, error))
-        return std::nullopt;
+    for (const auto& [file, weights] : {std::pair{&plusFile, &plus}, std::pair{&minusFile, &minus}})
+        if (auto err = eval::saveTunables(file->string(), *weights)) {
+            error = *err;
+            return std::nullopt;
+        }
     arena::RunConfig config;
     config.ruleOptions = match.rules.options;
     config.ruleAssignments = match.rules.assignments;
