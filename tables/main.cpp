@@ -87,13 +87,9 @@ Rules rulesOf(const Common& c) {
     if (auto err = o.set("Ruleset", c.ruleset)) throw UsageError{"--ruleset: " + *err};
     for (const auto& a : c.options)
         if (auto err = o.setAssignment(a)) throw UsageError{"--option " + *err};
-    if (o.ruleset == Ruleset::Courtier)
-        throw UsageError{"--ruleset: the endgame tables are for Dejarik, not Courtier"};
-    // Positions under Rays of Death carry rounds and marks the tables do not index.
-    if (o.raysOfDeath)
-        throw UsageError{
-            "--option RaysOfDeath=true: the endgame tables do not cover Rays of Death"};
-    return Rules(o);
+    Rules rules(o);
+    if (auto why = uncovered(rules)) throw UsageError{*why};
+    return rules;
 }
 
 // Parses a subcommand that works under one rule mix: its Rules, or nothing after --help.

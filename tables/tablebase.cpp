@@ -20,17 +20,21 @@ namespace {
 constexpr const char* kExtension = ".dtb";
 
 Rules withoutQuietDraw(const Rules& rules) {
-    // Sets are indexed by the ruleset's eight creatures (tables/material.h).
-    if (rules.fromCreatureFile())
-        throw std::invalid_argument(
-            "endgame tables cover the rulesets' own creatures only, "
-            "not a CreatureFile");
+    if (rules.fromCreatureFile()) throw std::invalid_argument(*uncovered(rules));
     RuleOptions options = rules.options();
     options.drawTurns = 0;
     return Rules(options);
 }
 
 }  // namespace
+
+std::optional<std::string> uncovered(const Rules& rules) {
+    if (rules.courtier()) return "the endgame tables are for Dejarik, not Courtier";
+    if (rules.fromCreatureFile())
+        return "the endgame tables cover the rulesets' own creatures only, not a CreatureFile";
+    if (rules.raysOfDeath()) return "the endgame tables do not cover Rays of Death";
+    return std::nullopt;
+}
 
 std::filesystem::path defaultTablePath() {
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)

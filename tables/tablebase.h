@@ -66,6 +66,11 @@ struct TableValue {
 // by load() are read from their files in either case.
 enum class TableMemory : std::uint8_t { Mapped, HugePages };
 
+// Why the tables cannot serve these rules, or nothing when they can: they solve Dejarik
+// with the rulesets' own eight creatures (tables/material.h indexes sets by them), without
+// Rays of Death (whose rounds and marks they do not index).
+[[nodiscard]] std::optional<std::string> uncovered(const Rules& rules);
+
 class Tablebase {
   public:
     // The tables of `rules` (any DrawTurns: the tables ignore it) under root/<fingerprint>/.

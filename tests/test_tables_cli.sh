@@ -37,6 +37,9 @@ expect_usage_error "showdown" generate --path "$root" --material "S v h"
 expect_usage_error "--max-pieces" generate --path "$root" --max-pieces 5
 expect_usage_error "Rays of Death" generate --path "$root" --option RaysOfDeath=true \
     --material "SG v h"
+expect_usage_error "Courtier" generate --path "$root" --ruleset courtier --max-pieces 3
+expect_usage_error "CreatureFile" generate --path "$root" --max-pieces 3 \
+    --option "CreatureFile=$(dirname "$0")/../data/creatures/kelly.txt"
 expect_usage_error "--threads" generate --path "$root" --max-pieces 3 --threads 0
 expect_usage_error "ruleset" generate --path "$root" --ruleset chess --max-pieces 3
 expect_usage_error "--option" generate --path "$root" --option Dice=d7 --max-pieces 3

@@ -20,6 +20,14 @@ expect_usage_error "--start" --start "$tmp/none.txt" --out "$tmp/w.txt"
 expect_usage_error "--captures" --captures -1 --out "$tmp/w.txt"
 expect_usage_error "--capture-depth" --captures 10 --capture-depth 0 --out "$tmp/w.txt"
 
+expect_usage_error "--tables: no directory" --tables "$tmp/none" --out "$tmp/w.txt"
+expect_usage_error "Courtier" --ruleset courtier --out "$tmp/w.txt"
+expect_usage_error "not a CreatureFile" --out "$tmp/w.txt" \
+    --option "CreatureFile=$(dirname "$0")/../data/creatures/kelly.txt"
+expect_usage_error "Rays of Death" --option RaysOfDeath=true --out "$tmp/w.txt"
+
+# An empty tables folder: exit 1 at once, and the command that makes them.
+mkdir -p "$tmp/empty"
 checks=$((checks + 1))
 run --tables "$tmp/empty" --positions 100 --out "$tmp/w.txt"
 if [[ $rc -ne 1 ]] || ! grep -q "dejarik-tb generate" "$tmp/err"; then
@@ -42,6 +50,18 @@ elif [[ -s $tmp/out ]]; then
     fail "[fit] printed on stdout: $(head -c 200 "$tmp/out")"
 elif ! grep -q "^calibration " "$tmp/w.txt"; then
     fail "[fit] no weights in the file: $(cat "$tmp/w.txt")"
+fi
+
+# A creature set is refused with the tables, not with records, which need none: one line,
+# the records' own fault (a record of the standard set under another creature set).
+checks=$((checks + 1))
+printf '[Event "x"]\n[Round "1.1"]\n[Player1 "a"]\n[Player2 "b"]\n[Rules "kelly"]\n[Deal "./............/.GHSN..mltk. 1 2 0 1"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n' \
+    >"$tmp/one.dgn"
+run --records "$tmp/one.dgn" --out "$tmp/w.txt" \
+    --option "CreatureFile=$(dirname "$0")/../data/creatures/kelly.txt"
+if [[ $rc -eq 0 || $rc -gt 2 ]] || [[ $(wc -l <"$tmp/err") -ne 1 ]] ||
+    grep -q "CreatureFile" "$tmp/err"; then
+    fail "[records under a CreatureFile] exit code $rc: $(cat "$tmp/err")"
 fi
 
 # Positions one capture from the tables join the fit, with their own loss lines.

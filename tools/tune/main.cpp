@@ -108,6 +108,21 @@ int main(int argc, char** argv) {
     const Rules rules(options);
     const auto ruleset = parseRuleset(rulesetName);
     if (!ruleset) return usageError("--ruleset: unknown ruleset " + rulesetName);
+    if (rules.courtier()) return usageError("--ruleset: Courtier has no weights to fit");
+    // The tables label the samples unless the records do, and the capture samples' searches.
+    const bool withTables = recordFiles.empty() || captures > 0;
+    const std::filesystem::path tableRoot =
+        tablePath.empty() ? tables::defaultTablePath() : std::filesystem::path(tablePath);
+    if (withTables) {
+        if (auto why = tables::uncovered(rules)) return usageError(*why);
+        if (std::error_code ec; !tablePath.empty() && !std::filesystem::is_directory(tableRoot, ec))
+            return usageError("--tables: no directory " + tablePath);
+    }
+    std::string generateHint = "dejarik-tb generate --ruleset " + rulesetName;
+    for (const auto& o : ruleOptions)
+        generateHint += " --option " + o;
+    if (!tablePath.empty()) generateHint += " --path " + tablePath;
+    generateHint += " --max-pieces 4";
 
     eval::Tunables start;
     if (!startFile.empty())
@@ -135,13 +150,21 @@ int main(int argc, char** argv) {
         if (auto err = tune::recordSamples(*records, stride, fromRecords))
             return usageError("--records: " + file + ": " + *err);
     }
-    const auto tablebase = std::make_shared<const tables::Tablebase>(
-        tablePath.empty() ? tables::defaultTablePath() : std::filesystem::path(tablePath), rules);
-    const tables::Tablebase& tb = *tablebase;
-    for (const std::string& problem : tb.problems())
-        say("tables: " + problem);
-    auto samples = recordFiles.empty() ? tune::tableSamples(tb, *ruleset, positions, perGame, seed)
-                                       : std::move(fromRecords.samples);
+    std::shared_ptr<const tables::Tablebase> tablebase;
+    if (withTables) {
+        tablebase = std::make_shared<const tables::Tablebase>(tableRoot, rules);
+        for (const std::string& problem : tablebase->problems())
+            say("tables: " + problem);
+        if (tablebase->sets().empty()) {
+            std::cerr << kProgram << ": error: no endgame tables of these rules under "
+                      << tablebase->directory().string() << " (generate them: " << generateHint
+                      << ")\n";
+            return 1;
+        }
+    }
+    auto samples = recordFiles.empty()
+                       ? tune::tableSamples(*tablebase, *ruleset, positions, perGame, seed)
+                       : std::move(fromRecords.samples);
     std::vector<tune::Sample> five;  // the five-creature positions, fitted and held out
     if (captures > 0) {
         const auto t = std::chrono::steady_clock::now();
@@ -168,9 +191,8 @@ int main(int argc, char** argv) {
     }
     if (samples.size() < 10) {
         std::cerr << kProgram << ": error: only " << samples.size()
-                  << " positions the tables answer under " << tb.directory().string()
-                  << " (generate them: dejarik-tb generate --ruleset " << rulesetName
-                  << " --max-pieces 4)\n";
+                  << " positions the tables answer under " << tablebase->directory().string()
+                  << " (generate them: " << generateHint << ")\n";
         return 1;
     }
     // The positions of every fifth game are held out: the fit never sees them, and their
