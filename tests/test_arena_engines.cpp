@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "analysis.h"
+#include "engine.h"
 #include "test_arena_support.h"
 #include "tournament.h"
 
@@ -129,6 +130,29 @@ TEST_SUITE("arena-engines") {
             CHECK(stats[e].faults.at(static_cast<int>(e) + 1) == 4);
         }
         std::filesystem::remove(path);
+    }
+
+    TEST_CASE("go carries every clock a player has, one overstepped within the margin too") {
+        const Rules rules(RuleOptions{});
+        const Position pos = Position::startpos(rules);
+        const std::string deal = pos.dfen();
+        const std::vector<std::string> moves;
+        TimeControl clocked;
+        clocked.baseMs = 1000;
+        // Player 1 is 20 ms over: a bare `go` would mean a search until stopped.
+        const DecisionRequest over{deal,
+                                   moves,
+                                   pos,
+                                   {std::int64_t{-20}, std::int64_t{5000}},
+                                   {0, 10},
+                                   clocked,
+                                   std::chrono::milliseconds(100)};
+        CHECK(goCommand(over) == "go time1 1 time2 5000 inc2 10");
+        TimeControl depth;
+        depth.depth = 3;
+        const DecisionRequest unclocked{
+            deal, moves, pos, {}, {0, 0}, depth, std::chrono::milliseconds(100)};
+        CHECK(goCommand(unclocked) == "go depth 3");
     }
 
     TEST_CASE("time limits: too slow is a loss on time, and a slow start a stall") {

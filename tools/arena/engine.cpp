@@ -49,6 +49,8 @@ bool parseInfo(const std::string& line, DecisionInfo& info) {
     return scored;
 }
 
+}  // namespace
+
 std::string goCommand(const DecisionRequest& r) {
     const TimeControl& c = r.control;
     std::string go = "go";
@@ -57,16 +59,19 @@ std::string goCommand(const DecisionRequest& r) {
     if (c.movetimeMs > 0) go += " movetime " + std::to_string(c.movetimeMs);
     if (c.baseMs >= 0) {
         for (int p = 0; p < 2; ++p) {
-            if (r.clockMs[p] < 0) continue;
-            // An engine a little over its time (within the margin) still gets a valid clock.
+            if (!r.clockMs[p]) continue;
+            // An engine a little over its time (within the margin) still gets a valid clock:
+            // without one, `go` would mean a search until stopped.
             go += " time" + std::to_string(p + 1) + " " +
-                  std::to_string(std::max<std::int64_t>(r.clockMs[p], 1));
+                  std::to_string(std::max<std::int64_t>(*r.clockMs[p], 1));
             if (r.incMs[p] > 0)
                 go += " inc" + std::to_string(p + 1) + " " + std::to_string(r.incMs[p]);
         }
     }
     return go;
 }
+
+namespace {
 
 std::int64_t millisecondsSince(Clock::time_point t0) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();

@@ -113,6 +113,9 @@ class BuiltinSeat final : public Seat {
     std::uint64_t seed_;
 };
 
+// The `go` line of a decision: the control's limits and each clock the players have.
+[[nodiscard]] std::string goCommand(const DecisionRequest& request);
+
 [[nodiscard]] std::unique_ptr<Seat> makeSeat(
     const EngineSpec& spec, const std::vector<std::pair<std::string, std::string>>& ruleOptions,
     const EngineTimeouts& timeouts, const std::shared_ptr<spdlog::logger>& log,

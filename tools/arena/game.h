@@ -84,7 +84,9 @@ struct DecisionRequest {
     const std::string& deal;
     const std::vector<std::string>& moves;
     const Position& position;
-    std::array<std::int64_t, 2> clockMs{-1, -1};
+    // Each player's clock, none for a player without one; below 0 when its player
+    // overstepped its time within the margin.
+    std::array<std::optional<std::int64_t>, 2> clockMs;
     std::array<std::int64_t, 2> incMs{0, 0};
     const TimeControl& control;
     std::chrono::milliseconds wait;  // how long a bestmove may take before it is stopped

@@ -115,7 +115,10 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
                 ? std::chrono::milliseconds(std::max<std::int64_t>(budget, 0)) + config.timeMargin
                 : config.stallTimeout;
 
-        const DecisionRequest request{spec.deal, moves, pos, clock, inc, control, wait};
+        std::array<std::optional<std::int64_t>, 2> clocks;
+        for (const Player p : {Player::One, Player::Two})
+            if (spec.controls[index(p)].baseMs >= 0) clocks[index(p)] = clock[index(p)];
+        const DecisionRequest request{spec.deal, moves, pos, clocks, inc, control, wait};
         const Reply reply = spec.seats[index(decider)]->decide(request);
         switch (reply.fault) {
             case SeatFault::Interrupted:
