@@ -25,6 +25,7 @@
 #include "baselines.h"
 #include "bench.h"
 #include "command.h"
+#include "command_line.h"
 #include "display.h"
 #include "endgame.h"
 #include "engine.h"
@@ -98,7 +99,10 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
     po::variables_map vm;
     const po::positional_options_description none;  // stray words are errors
     try {
-        po::store(po::command_line_parser(args).options(desc).positional(none).run(), vm);
+        const po::parsed_options parsed =
+            po::command_line_parser(args).options(desc).positional(none).run();
+        tools::refuseNegativeUnsigned(parsed);
+        po::store(parsed, vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError{e.what()};

@@ -12,12 +12,13 @@
 #include <variant>
 #include <vector>
 
+#include "perft.h"
+
 namespace dejarik::protocol {
 
 // Upper bounds of numeric `go`, `go perft` and `bench` parameters. The search counts depth
 // in actions and goes no deeper than 64 (32 turns, far beyond any horizon it reaches).
 inline constexpr int kMaxGoDepth = 64;
-inline constexpr int kMaxPerftDepth = 30;
 inline constexpr int kMaxBenchDepth = 30;
 // Clocks and move times up to about 31 years: large enough for any real game, small enough
 // that deadline arithmetic in milliseconds never overflows.

@@ -26,7 +26,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kMaxDepth = 64;
 constexpr double kInfinity = 2.0;  // beyond every value: a window edge that never cuts
 
 // The quiet counter is not in the position key; where the draw is within reach of search

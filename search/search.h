@@ -29,6 +29,9 @@ class Tablebase;
 
 namespace dejarik::search {
 
+// The deepest search, in actions (32 turns: far beyond any horizon the search reaches).
+inline constexpr int kMaxDepth = 64;
+
 struct Limits {
     int depth = 0;                               // actions; 0 = no limit
     std::uint64_t nodes = 0;                     // 0 = no limit

@@ -12,6 +12,10 @@
 
 namespace dejarik {
 
+// The deepest count the tools take (`go perft`, dejarik-perft): 30 plies is already far
+// beyond any count that ends in a lifetime.
+inline constexpr int kMaxPerftDepth = 30;
+
 // Bulk-counts the last ply; no hash table, so the count exercises every node.
 [[nodiscard]] std::uint64_t perft(const Position& pos, int depth);
 

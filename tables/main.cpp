@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.h"
 #include "generate.h"
 #include "index.h"
 #include "position.h"
@@ -66,7 +67,10 @@ std::optional<po::variables_map> parse(const std::vector<std::string>& args,
     po::variables_map vm;
     try {
         const po::positional_options_description none;
-        po::store(po::command_line_parser(args).options(desc).positional(none).run(), vm);
+        const po::parsed_options parsed =
+            po::command_line_parser(args).options(desc).positional(none).run();
+        tools::refuseNegativeUnsigned(parsed);
+        po::store(parsed, vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError{e.what()};

@@ -78,3 +78,15 @@ add_test(NAME arena-cli-bad-builtin
   COMMAND ${ARENA_CLI} --engine builtin=timid --engine builtin=random)
 set_tests_properties(arena-cli-bad-builtin PROPERTIES
   PASS_REGULAR_EXPRESSION "builtin=timid: expected random, greedy or cautious")
+# Program_options reads "-1" into an unsigned as 2^64 - 1: refused, as is a count no match has.
+add_test(NAME arena-cli-negative-pairs
+  COMMAND ${ARENA_CLI} --engine builtin=greedy --engine builtin=random --pairs -1)
+set_tests_properties(arena-cli-negative-pairs PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: --pairs must not be negative, got '-1'")
+add_test(NAME arena-cli-huge-pairs
+  COMMAND ${ARENA_CLI} --engine builtin=greedy --engine builtin=random --pairs 99999999999)
+set_tests_properties(arena-cli-huge-pairs PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: --pairs must be from 1 to 1000000")
+add_test(NAME arena-cli-negative-seed COMMAND ${ARENA_CLI} demo --seed -1)
+set_tests_properties(arena-cli-negative-seed PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: --seed must not be negative")

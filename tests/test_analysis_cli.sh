@@ -73,6 +73,7 @@ if ! grep -q '^<svg ' "$tmp/a.svg" || ! grep -q '<polyline' "$tmp/a.svg" ||
 fi
 
 expect_usage_error "--games" rollout --startpos
+expect_usage_error "--seed must not be negative" rollout --startpos --games 1 --seed -1
 expect_usage_error "'b1-b2'" rollout --startpos --games 2 --candidates "b1-b2"
 expect_usage_error "only one of --candidates and --all" rollout --startpos --games 2 \
     --candidates c3-b3 --all

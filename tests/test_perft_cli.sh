@@ -29,6 +29,7 @@ expect_usage_error 'bogus' --startpos --depth 1 --bogus
 expect_usage_error 'depth' --startpos --depth
 expect_usage_error 'depth' --startpos --depth abc
 expect_usage_error 'depth' --startpos --depth -1
+expect_usage_error 'depth must be from 0 to 30' --startpos --depth 31
 expect_usage_error 'depth' --startpos
 expect_usage_error 'startpos' --depth 1
 expect_usage_error 'startpos' --startpos --dfen "$melee" --depth 1

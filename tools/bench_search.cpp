@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
     po::variables_map vm;
     if (auto code = tools::parseCommandLine({.program = kProgram, .options = desc}, argc, argv, vm))
         return *code;
+    if (vm.count("depth") && (depth < 1 || depth > search::kMaxDepth))
+        return tools::usageError(kProgram,
+                                 "--depth must be from 1 to " + std::to_string(search::kMaxDepth));
     if (mode == "reduction") return reduction(depth > 0 ? depth : 4);
     if (mode != "bench") return tools::usageError(kProgram, "unknown mode '" + mode + "'");
     const auto r = search::runBench(depth > 0 ? depth : search::kBenchDepth,

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
     if (vm.count("startpos") == vm.count("dfen"))
         return usageError("give exactly one of --startpos and --dfen");
     if (!vm.count("depth")) return usageError("--depth is required");
-    if (depth < 0) return usageError("--depth must be 0 or more");
+    if (depth < 0 || depth > kMaxPerftDepth)
+        return usageError("--depth must be from 0 to " + std::to_string(kMaxPerftDepth));
 
     std::string error;
     auto start = vm.count("startpos") ? std::optional(Position::startpos(rules))

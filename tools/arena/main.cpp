@@ -41,6 +41,7 @@ namespace {
 constexpr std::string_view kProgram = "dejarik-arena";
 constexpr int kExitError = 1;
 constexpr int kExitInterrupted = 130;
+constexpr std::uint64_t kMaxPairs = 1'000'000;
 
 int usageError(const std::string& message) {
     return tools::usageError(kProgram, message);
@@ -220,7 +221,10 @@ int runCommand(const std::vector<std::string>& args) {
     const auto tournamentKind = parseTournamentKind(kind);
     if (!tournamentKind) return usageError("--tournament: expected roundrobin or gauntlet");
     config.kind = *tournamentKind;
-    if (pairs < 1) return usageError("--pairs must be at least 1");
+    // A bound far above any real match, so that a mistyped count is refused instead of
+    // scheduled (the schedule holds a job per pair).
+    if (pairs < 1 || pairs > kMaxPairs)
+        return usageError("--pairs must be from 1 to " + std::to_string(kMaxPairs));
     config.pairs = pairs;
     config.seed = seed;
     if (!dealsPath.empty()) {

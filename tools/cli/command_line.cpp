@@ -11,6 +11,29 @@ int usageError(std::string_view program, std::string_view message) {
     return kExitUsage;
 }
 
+namespace {
+
+template <class T>
+bool holds(const po::value_semantic* semantic) {
+    return dynamic_cast<const po::typed_value<T>*>(semantic) != nullptr;
+}
+
+}  // namespace
+
+void refuseNegativeUnsigned(const po::parsed_options& parsed) {
+    if (!parsed.description) return;
+    for (const po::option& o : parsed.options) {
+        const po::option_description* d = parsed.description->find_nothrow(o.string_key, false);
+        if (!d) continue;
+        const po::value_semantic* s = d->semantic().get();
+        if (!holds<unsigned>(s) && !holds<unsigned long>(s) && !holds<unsigned long long>(s))
+            continue;
+        for (const std::string& v : o.value)
+            if (v.find('-') != std::string::npos)
+                throw po::error("--" + o.string_key + " must not be negative, got '" + v + "'");
+    }
+}
+
 std::optional<int> parseCommandLine(const CommandLine& line, const std::vector<std::string>& args,
                                     po::variables_map& vm) {
     try {
@@ -23,6 +46,7 @@ std::optional<int> parseCommandLine(const CommandLine& line, const std::vector<s
         po::command_line_parser parser(args);
         parser.options(all).positional(line.positional ? *line.positional : none);
         const po::parsed_options parsed = parser.run();
+        refuseNegativeUnsigned(parsed);
         if (line.inspect) line.inspect(parsed);
         po::store(parsed, vm);
         po::notify(vm);

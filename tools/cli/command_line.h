@@ -17,6 +17,11 @@ inline constexpr int kExitUsage = 2;
 // Prints "<program>: error: <message>" on stderr; returns kExitUsage.
 int usageError(std::string_view program, std::string_view message);
 
+// Throws a boost::program_options::error when an option of an unsigned type was given a
+// negative number: Program_options reads "-1" into an unsigned as its wrapped value (2^64 - 1
+// pairs, a seed no one asked for).
+void refuseNegativeUnsigned(const boost::program_options::parsed_options& parsed);
+
 struct CommandLine {
     std::string_view program;  // the tool's name, for the error line
     // What the tool takes, and what --help shows (an option "help" asks for it).
