@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "eval.h"
+#include "small_file.h"
 
 namespace dejarik::eval {
 
@@ -303,15 +304,11 @@ std::optional<std::string> parseTunables(std::string_view text, std::string_view
 }
 
 std::optional<std::string> loadTunables(const std::string& path, Tunables& into) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return "cannot read " + path + ": a directory";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return "cannot read " + path;
+    std::string why;
+    const auto text = readSmallFile(path, kMaxTunablesBytes, why);
+    if (!text) return "cannot read " + path + ": " + why;
     Tunables t = kDefaultTunables;
-    if (auto error = parseTunables(text.str(), path, t)) return error;
+    if (auto error = parseTunables(*text, path, t)) return error;
     into = t;
     return std::nullopt;
 }

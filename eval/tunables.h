@@ -181,7 +181,9 @@ struct TunableSpec {
 [[nodiscard]] std::optional<std::string> parseTunables(std::string_view text,
                                                        std::string_view source, Tunables& into);
 
-// The same from a file (the defaults for what it does not name).
+// The same from a file of at most kMaxTunablesBytes (the defaults for what it does not
+// name; a file of every weight with its comment is about 7 KiB).
+inline constexpr std::size_t kMaxTunablesBytes = 256 * 1024;
 [[nodiscard]] std::optional<std::string> loadTunables(const std::string& path, Tunables& into);
 
 // Every weight of `t` as `name value` lines, each with its meaning, range and default in a

@@ -1,10 +1,8 @@
 #include "creature_set.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
+#include "small_file.h"
 #include "text.h"
 
 namespace dejarik {
@@ -264,20 +262,13 @@ std::optional<CreatureSet> CreatureSet::load(const std::string& path, std::strin
     const auto report = [&](int line, const std::string& what) {
         return fail(error, path, line, what);
     };
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        report(0, std::string("cannot be read (") + std::strerror(errno) + ")");
+    std::string why;
+    const auto text = readSmallFile(path, kMaxFileBytes, why);
+    if (!text) {
+        report(0, why.starts_with("larger") ? why : "cannot be read (" + why + ")");
         return std::nullopt;
     }
-    // One byte more than allowed tells a file that is too large without reading all of it.
-    std::string text(kMaxFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) {
-        report(0, "cannot be read");
-        return std::nullopt;
-    }
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return parse(text, path, error);
+    return parse(*text, path, error);
 }
 
 }  // namespace dejarik

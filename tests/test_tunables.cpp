@@ -203,5 +203,9 @@ TEST_CASE("tunables: loaded from a file, the defaults for what it leaves out") {
     const auto directory = eval::loadTunables(std::filesystem::temp_directory_path().string(), t);
     REQUIRE(directory);
     CHECK(contains(*directory, "a directory"));
+    // An endless device is refused at the bound instead of read until the memory is gone.
+    const auto endless = eval::loadTunables("/dev/zero", t);
+    REQUIRE(endless);
+    CHECK(*endless == "cannot read /dev/zero: larger than 256 KiB");
     CHECK(t == expected);
 }
