@@ -406,6 +406,11 @@ int runVerify(const std::vector<std::string>& args) {
         }
     }
     std::cout << checked << " sets checked, " << failed << " failures\n";
+    // Nothing to check is no pass: a wrong --path or --ruleset must not read as verified.
+    if (checked == 0 && failed == 0) {
+        std::cerr << "dejarik-tb: error: no tables to verify under " << root.string() << "\n";
+        return kExitFailure;
+    }
     return failed ? kExitFailure : 0;
 }
 

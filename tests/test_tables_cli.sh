@@ -48,6 +48,7 @@ expect_usage_error "DFEN" probe --path "$root" --dfen "S/n 1 2 0 1"
 expect_usage_error "at most 4" probe --path "$root" --dfen './SGHh......../......n..... 1 2 0 1'
 expect_usage_error "--moves" probe --path "$root" --dfen "$sgh" --moves "b1-c7"
 expect_usage_error "--material" verify --path "$root" --material "SG"
+expect 1 err "no tables to verify" verify --path "$tmp/no-tables"
 [[ -e $root ]] && fail "usage errors created $root"
 
 expect 0 out "generate" --help
