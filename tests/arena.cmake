@@ -90,3 +90,7 @@ set_tests_properties(arena-cli-huge-pairs PROPERTIES
 add_test(NAME arena-cli-negative-seed COMMAND ${ARENA_CLI} demo --seed -1)
 set_tests_properties(arena-cli-negative-seed PROPERTIES
   PASS_REGULAR_EXPRESSION "error: --seed must not be negative")
+# A demo whose engine cannot be started fails.
+add_test(NAME arena-cli-demo-no-engine
+  COMMAND ${ARENA_CLI} demo --engine ${ARENA_CLI_DIR}/no-such-engine --depth 1)
+set_tests_properties(arena-cli-demo-no-engine PROPERTIES WILL_FAIL TRUE)

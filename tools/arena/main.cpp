@@ -450,8 +450,15 @@ int demoCommand(const std::vector<std::string>& args) {
               << terminationName(record->termination)
               << (record->detail.empty() ? "" : ": " + record->detail) << ")\n\n"
               << formatRecord(*record);
-    if (!recordPath.empty()) std::ofstream(recordPath) << formatRecord(*record);
-    return 0;
+    if (!recordPath.empty()) {
+        std::ofstream out(recordPath);
+        if (!(out << formatRecord(*record)).flush()) {
+            std::cerr << kProgram << ": error: --record: cannot write " << recordPath << "\n";
+            return kExitError;
+        }
+    }
+    // A demo the engine could not play (it would not start, crashed, hung) is no demo.
+    return isFault(record->termination) ? kExitError : 0;
 }
 
 // ---------------------------------------------------------------------------------------
