@@ -69,6 +69,8 @@ TEST_SUITE("gui-codec") {
 
         CHECK(refusal(R"({"type":"new","ruleset":"chess"})") != "accepted");
         CHECK(refusal(R"({"type":"new","options":{"Hash":16}})") == "'Hash' is not a rule option");
+        CHECK(refusal(R"({"type":"new","options":{"CreatureFile":"/etc/passwd"}})") ==
+              "'CreatureFile' names a file on the server and cannot be set by a page");
         CHECK(refusal(R"({"type":"new","options":{"Ruleset":"kelly"}})") != "accepted");
         CHECK(refusal(R"({"type":"new","options":{"DrawTurns":-5}})") != "accepted");
         CHECK(refusal(R"({"type":"new","options":{"Dice":[1]}})") != "accepted");
