@@ -33,3 +33,10 @@ if(DEJARIK_SANITIZE_THREAD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(${t} PRIVATE -Wno-error=tsan)
   endforeach()
 endif()
+# Usage errors: the server binds an address, not a name; the engine must be a program.
+add_test(NAME gui-bad-host COMMAND dejarik-gui --host nope.invalid --port 0)
+set_tests_properties(gui-bad-host PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: --host: 'nope.invalid' is not an IPv4 or IPv6 address")
+add_test(NAME gui-engine-directory COMMAND dejarik-gui --engine ${CMAKE_CURRENT_SOURCE_DIR} --port 0)
+set_tests_properties(gui-engine-directory PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: --engine: '.*' is not executable")

@@ -4,6 +4,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <boost/asio/ip/address.hpp>
 
 #include <filesystem>
 #include <iostream>
@@ -54,10 +55,15 @@ int main(int argc, char** argv) {
 
     gui::ServerConfig config;
     config.host = vm["host"].as<std::string>();
+    // The server binds an address, not a name: a name or a typo is refused here, in words.
+    if (boost::system::error_code ec; boost::asio::ip::make_address(config.host, ec), ec)
+        return tools::usageError("dejarik-gui",
+                                 "--host: '" + config.host + "' is not an IPv4 or IPv6 address");
     config.port = static_cast<unsigned short>(port);
     config.session.enginePath =
         vm.count("engine") ? vm["engine"].as<std::string>() : engineBeside(argv[0]);
-    if (access(config.session.enginePath.c_str(), X_OK) != 0)
+    if (std::error_code ec; std::filesystem::is_directory(config.session.enginePath, ec) ||
+                            access(config.session.enginePath.c_str(), X_OK) != 0)
         return tools::usageError("dejarik-gui",
                                  "--engine: '" + config.session.enginePath + "' is not executable");
     config.session.engineName =
@@ -85,7 +91,10 @@ int main(int argc, char** argv) {
 
     try {
         gui::runServer(config, log, [&](unsigned short p) {
-            std::cout << "dejarik-gui: open http://" << config.host << ":" << p << "/" << std::endl;
+            // An IPv6 address goes in brackets in a URL (RFC 3986).
+            const bool v6 = config.host.find(':') != std::string::npos;
+            std::cout << "dejarik-gui: open http://" << (v6 ? "[" : "") << config.host
+                      << (v6 ? "]" : "") << ":" << p << "/" << std::endl;
         });
     } catch (const std::exception& e) {
         std::cerr << "dejarik-gui: error: " << e.what() << "\n";
