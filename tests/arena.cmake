@@ -6,7 +6,7 @@ target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_
 
 add_executable(arena-tests
   test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
-  test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp)
+  test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp test_arena_files.cpp)
 target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
   ARENA_TEST_ENGINE="$<TARGET_FILE:dejarik-test-engine>")
@@ -94,3 +94,11 @@ set_tests_properties(arena-cli-negative-seed PROPERTIES
 add_test(NAME arena-cli-demo-no-engine
   COMMAND ${ARENA_CLI} demo --engine ${ARENA_CLI_DIR}/no-such-engine --depth 1)
 set_tests_properties(arena-cli-demo-no-engine PROPERTIES WILL_FAIL TRUE)
+
+# Folders, missing files and endless streams as the arena's, analyse-game's and the tuner's
+# input and output files.
+if(TARGET dejarik AND TARGET dejarik-tune)
+  add_test(NAME arena-cli-files
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_files_cli.sh ${ARENA_CLI}
+                   $<TARGET_FILE:dejarik> $<TARGET_FILE:dejarik-tune>)
+endif()

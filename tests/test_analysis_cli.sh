@@ -32,7 +32,7 @@ expect() {
     fail "dejarik-arena could not write records"
 
 expect_usage_error "--records" analyse-game
-expect_usage_error "cannot open" analyse-game --records "$tmp/missing.dgn"
+expect_usage_error "cannot read .*missing.dgn: No such file" analyse-game --records "$tmp/missing.dgn"
 expect_usage_error "--game 3: .* holds 2 records" analyse-game --records "$tmp/games.dgn" --game 3
 expect_usage_error "--game 0" analyse-game --records "$tmp/games.dgn" --game 0
 expect_usage_error "only one of --game and --all" analyse-game --records "$tmp/games.dgn" \

@@ -118,6 +118,11 @@ class SignalWatcher {
 
 std::optional<std::vector<GameRecord>> readRecords(const std::vector<std::string>& paths,
                                                    std::string& error) {
+    // No file at all would read as no games and pass for a run with nothing to report.
+    if (paths.empty()) {
+        error = "give one or more record files";
+        return std::nullopt;
+    }
     std::vector<GameRecord> all;
     for (const auto& path : paths) {
         const auto text = readTextFile(path, error);

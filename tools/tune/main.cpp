@@ -14,6 +14,7 @@
 #include "command_line.h"
 #include "spsa_main.h"
 #include "tablebase.h"
+#include "text_file.h"
 #include "tuner.h"
 
 namespace po = boost::program_options;
@@ -140,12 +141,10 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     tune::RecordSamples fromRecords;
     for (const std::string& file : recordFiles) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in) return usageError("--records: cannot read " + file);
-        std::stringstream text;
-        text << in.rdbuf();
         std::string error;
-        const auto records = arena::parseRecords(text.str(), error);
+        const auto text = arena::readTextFile(file, error);
+        if (!text) return usageError("--records: " + error);
+        const auto records = arena::parseRecords(*text, error);
         if (!records) return usageError("--records: " + file + ": " + error);
         if (auto err = tune::recordSamples(*records, stride, fromRecords))
             return usageError("--records: " + file + ": " + *err);

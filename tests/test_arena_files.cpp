@@ -1,0 +1,61 @@
+// The arena's input files as the fuzzing pass fed them: folders, missing files and endless
+// lines must fail with one line naming the file, never pass for empty input or hang.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+
+#include "temp_dir.h"
+#include "text_file.h"
+
+using namespace dejarik::arena;
+using dejarik::testing::TempDir;
+
+namespace {
+
+std::string readError(const std::string& path) {
+    std::string error;
+    const auto text = readTextFile(path, error);
+    CHECK_FALSE(text);
+    return error;
+}
+
+}  // namespace
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("input files: a folder or a missing file is an error naming it, not empty input") {
+        const TempDir dir;
+        CHECK(readError(dir.str()) == "cannot read " + dir.str() + ": is a directory");
+        const std::string missing = dir.str() + "/missing.dgn";
+        CHECK(readError(missing) == "cannot read " + missing + ": No such file or directory");
+    }
+
+    TEST_CASE("input files: a line over 1 MiB fails with its number; the file size is free") {
+        const TempDir dir;
+        const std::string path = dir.str() + "/long.dgn";
+        // Many lines, more than the limit in all, each well below it: read whole.
+        const std::string line(1000, 'x');
+        {
+            std::ofstream out(path);
+            for (int i = 0; i < 3000; ++i)
+                out << line << '\n';
+        }
+        std::string error;
+        const auto text = readTextFile(path, error);
+        REQUIRE(text);
+        CHECK(text->size() == 3000 * 1001);
+        // A line of exactly the limit passes, one byte more does not.
+        {
+            std::ofstream out(path);
+            out << "a\nb\n" << std::string(kMaxLineBytes, 'y') << '\n';
+        }
+        CHECK(readTextFile(path, error));
+        {
+            std::ofstream out(path);
+            out << "a\nb\n" << std::string(kMaxLineBytes + 1, 'y') << "\nc\n";
+        }
+        CHECK(readError(path) == path + ": line 3 longer than 1 MiB");
+        // An endless stream (one line without a newline) stops rather than filling the memory.
+        CHECK(readError("/dev/zero") == "/dev/zero: line 1 longer than 1 MiB");
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The input and output files of dejarik-arena, dejarik analyse-game and dejarik-tune as the
+# fuzzing pass gave them: a folder, a missing file, an endless stream (/dev/zero, one line
+# without end) or no file at all is a usage error — exit 2, one stderr line naming the file
+# and what is wrong — never empty input or a hang.
+#
+# Usage: test_files_cli.sh path/to/dejarik-arena path/to/dejarik path/to/dejarik-tune
+set -u
+
+tool=${1:?usage: $0 path/to/dejarik-arena path/to/dejarik path/to/dejarik-tune}
+engine=${2:?}
+tune=${3:?}
+source "$(dirname "$0")/cli_checks.sh"
+
+# An endless read would hang the test rather than fail it: each run is given a minute.
+run() {
+    timeout 60 "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+# use BINARY: the tool the next checks run.
+use() {
+    tool=$1
+    toolName=$(basename "$tool")
+}
+
+dir="$tmp/folder"
+mkdir -p "$dir"
+missing="$tmp/missing.dgn"
+match=(--engine builtin=greedy --engine builtin=random --pairs 1 --quiet)
+
+use "$1"
+for command in calibrate replay; do
+    expect_usage_error "cannot read $dir: is a directory" $command "$dir"
+    expect_usage_error "record files" $command
+    expect_usage_error "/dev/zero: line 1 longer than 1 MiB" $command /dev/zero
+done
+expect_usage_error "cannot read $dir: is a directory" ends "$dir" --player d1
+expect_usage_error "cannot read $missing: No such file" ends "$missing" --player d1
+expect_usage_error "/dev/zero: line 1 longer than 1 MiB" ends /dev/zero --player d1
+expect_usage_error "cannot read $dir: is a directory" merge --out "$tmp/m.results" "$dir"
+expect_usage_error "/dev/zero: line 1 longer than 1 MiB" merge --out "$tmp/m.results" /dev/zero
+expect_usage_error "--deals: cannot read $dir: is a directory" "${match[@]}" --deals "$dir"
+expect_usage_error "--deals: /dev/zero: line 1 longer" "${match[@]}" --deals /dev/zero
+
+use "$engine"
+expect_usage_error "--records: cannot read $dir: is a directory" analyse-game --records "$dir"
+expect_usage_error "--records: cannot read $missing: No such file" analyse-game \
+    --records "$missing"
+expect_usage_error "--records: /dev/zero: line 1 longer" analyse-game --records /dev/zero
+
+use "$tune"
+expect_usage_error "--records: cannot read $dir: is a directory" --out "$tmp/w.txt" \
+    --records "$dir"
+expect_usage_error "--records: /dev/zero: line 1 longer" --out "$tmp/w.txt" --records /dev/zero
+
+finish
