@@ -1,5 +1,5 @@
-// The arena's input files as the fuzzing pass fed them: folders, missing files and endless
-// lines must fail with one line naming the file, never pass for empty input or hang.
+// The arena's files as the fuzzing pass gave them: folders, missing files and endless lines
+// must fail with one line naming the file, never pass for empty input or hang.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -57,5 +57,14 @@ TEST_SUITE("arena-unit") {
         CHECK(readError(path) == path + ": line 3 longer than 1 MiB");
         // An endless stream (one line without a newline) stops rather than filling the memory.
         CHECK(readError("/dev/zero") == "/dev/zero: line 1 longer than 1 MiB");
+    }
+
+    TEST_CASE("output files: a folder is refused; --resume's file must be a regular one") {
+        const TempDir dir;
+        CHECK(outputFileProblem(dir.str()) == "is a directory");
+        CHECK_FALSE(outputFileProblem(dir.str() + "/new.results"));
+        CHECK_FALSE(outputFileProblem("/dev/null"));
+        CHECK(outputFileProblem("/dev/zero", true) == "not a regular file");
+        CHECK_FALSE(outputFileProblem(dir.str() + "/new.results", true));
     }
 }

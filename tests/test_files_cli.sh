@@ -2,7 +2,7 @@
 # The input and output files of dejarik-arena, dejarik analyse-game and dejarik-tune as the
 # fuzzing pass gave them: a folder, a missing file, an endless stream (/dev/zero, one line
 # without end) or no file at all is a usage error — exit 2, one stderr line naming the file
-# and what is wrong — never empty input or a hang.
+# (and the flag) and what is wrong — never empty input, an exception's text or a hang.
 #
 # Usage: test_files_cli.sh path/to/dejarik-arena path/to/dejarik path/to/dejarik-tune
 set -u
@@ -42,6 +42,15 @@ expect_usage_error "cannot read $dir: is a directory" merge --out "$tmp/m.result
 expect_usage_error "/dev/zero: line 1 longer than 1 MiB" merge --out "$tmp/m.results" /dev/zero
 expect_usage_error "--deals: cannot read $dir: is a directory" "${match[@]}" --deals "$dir"
 expect_usage_error "--deals: /dev/zero: line 1 longer" "${match[@]}" --deals /dev/zero
+expect_usage_error "--results $dir: is a directory" "${match[@]}" --results "$dir"
+expect_usage_error "--results /dev/zero: not a regular file" "${match[@]}" --resume \
+    --results /dev/zero
+expect_usage_error "--records $dir: is a directory" "${match[@]}" --records "$dir"
+expect_usage_error "--log $dir: is a directory" "${match[@]}" --log "$dir"
+# A results file that is no regular file is written to, not asked its size.
+checks=$((checks + 1))
+run "${match[@]}" --results /dev/null
+[[ $rc -eq 0 ]] || fail "[--results /dev/null] exit code $rc: $(cat "$tmp/err")"
 
 use "$engine"
 expect_usage_error "--records: cannot read $dir: is a directory" analyse-game --records "$dir"

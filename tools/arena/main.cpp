@@ -264,6 +264,18 @@ int runCommand(const std::vector<std::string>& args) {
     config.recordsPath = recordsPath;
     config.resume = vm.count("resume") > 0;
     if (config.resume && resultsPath.empty()) return usageError("--resume needs --results");
+    // The files the run writes, checked before any engine starts so that the error names the
+    // flag; --resume reads the results file back first, which must then be a regular one.
+    struct Output {
+        std::string_view flag;
+        const std::string& path;
+        bool readBack;
+    };
+    for (const Output& o :
+         {Output{"--results", resultsPath, config.resume}, Output{"--records", recordsPath, false},
+          Output{"--log", logPath, false}})
+        if (auto problem = o.path.empty() ? std::nullopt : outputFileProblem(o.path, o.readBack))
+            return usageError(std::string(o.flag) + " " + o.path + ": " + *problem);
     config.log = makeLogger(vm.count("verbose") > 0, vm.count("quiet") > 0, logPath);
     if (!vm.count("quiet")) config.progress = &std::cerr;
 

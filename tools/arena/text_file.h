@@ -1,4 +1,5 @@
-// Reading the arena's input files (deals, records, results) whole.
+// Reading the arena's input files (deals, records, results) whole, and checking the files
+// it writes before any game is played.
 #pragma once
 
 #include <cstddef>
@@ -15,5 +16,11 @@ inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 // cannot be read ("cannot read PATH: is a directory", "cannot read PATH: No such file or
 // directory") or holds a line over kMaxLineBytes ("PATH: line N longer than 1 MiB").
 [[nodiscard]] std::optional<std::string> readTextFile(const std::string& path, std::string& error);
+
+// Why `path` cannot be a file a run writes ("is a directory"; with `readBack`, the file a
+// resumed run goes on from, also "not a regular file"), or none. Checked before the run:
+// the stream libraries would report it only once under way, as an exception or a bare failure.
+[[nodiscard]] std::optional<std::string> outputFileProblem(const std::string& path,
+                                                           bool readBack = false);
 
 }  // namespace dejarik::arena

@@ -159,9 +159,11 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
 
     // Resumption: keep the finished games, play only the missing ones.
     std::set<std::pair<std::uint64_t, int>> done;
+    // Only a regular file has a size: /dev/null and the like count as empty, not as errors.
+    std::error_code sizeError;
     const bool exists = !config.resultsPath.empty() &&
-                        std::filesystem::exists(config.resultsPath) &&
-                        std::filesystem::file_size(config.resultsPath) > 0;
+                        std::filesystem::is_regular_file(config.resultsPath, sizeError) &&
+                        std::filesystem::file_size(config.resultsPath, sizeError) > 0;
     if (exists && !config.resume) {
         error = "results file '" + config.resultsPath +
                 "' exists: pass --resume to continue that run, or name another file";
