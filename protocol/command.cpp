@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "event.h"
+#include "text.h"
 
 namespace dejarik::protocol {
 
@@ -22,18 +23,6 @@ std::string join(const Tokens& tokens, std::size_t begin, std::size_t end) {
         s += tokens[i];
     }
     return s;
-}
-
-// Long tokens are cut in messages so one garbage line cannot produce a huge reply, and
-// control bytes are masked so the reply stays one printable line.
-std::string quoted(std::string_view token) {
-    constexpr std::size_t kMax = 40;
-    std::string s = "'";
-    for (std::size_t i = 0; i < token.size() && i < kMax; ++i) {
-        const auto c = static_cast<unsigned char>(token[i]);
-        s += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
-    }
-    return s + (token.size() > kMax ? "...'" : "'");
 }
 
 // A plain decimal number (digits only) within [min, max].
@@ -59,9 +48,9 @@ ParseError error(std::string message, LineKind kind = LineKind::Other) {
 
 ParseResult noArguments(const Tokens& t, Command command) {
     if (t.size() > 1) {
-        std::string message = quoted(t[0]);
+        std::string message = text::quoted(t[0]);
         message += " takes no arguments, got ";
-        message += quoted(t[1]);
+        message += text::quoted(t[1]);
         return error(std::move(message));
     }
     return command;
@@ -96,14 +85,14 @@ ParseResult parsePosition(const Tokens& t) {
     std::size_t i = 2;
     if (t[1] == "startpos") {
         if (i < t.size() && t[i] != "moves")
-            return error("position: unexpected " + quoted(t[i]) + " after 'startpos'");
+            return error("position: unexpected " + text::quoted(t[i]) + " after 'startpos'");
     } else if (t[1] == "dfen") {
         while (i < t.size() && t[i] != "moves")
             ++i;
         if (i == 2) return error("position: missing DFEN after 'dfen'");
         cmd.dfen = join(t, 2, i);
     } else {
-        return error("position: expected 'startpos' or 'dfen', got " + quoted(t[1]));
+        return error("position: expected 'startpos' or 'dfen', got " + text::quoted(t[1]));
     }
     if (i < t.size()) {  // t[i] == "moves"
         for (std::size_t j = i + 1; j < t.size(); ++j)
@@ -116,7 +105,7 @@ ParseResult parseGoPerft(const Tokens& t) {
     if (t.size() != 3) return error("go perft: expected 'go perft <depth>'");
     const auto depth = parseNumber<int>(t[2], 0, kMaxPerftDepth);
     if (!depth)
-        return error("go perft: invalid depth " + quoted(t[2]) + " (expected " +
+        return error("go perft: invalid depth " + text::quoted(t[2]) + " (expected " +
                      rangeText(0, kMaxPerftDepth) + ")");
     return GoPerft{*depth};
 }
@@ -143,7 +132,7 @@ ParseResult parseGo(const Tokens& t) {
             const std::string_view text = t[++i];
             field = parseNumber<T>(text, min, max);
             if (!field)
-                return goError("go: invalid " + std::string(key) + " " + quoted(text) +
+                return goError("go: invalid " + std::string(key) + " " + text::quoted(text) +
                                " (expected " + rangeText(min, max) + ")");
             return std::nullopt;
         };
@@ -165,7 +154,7 @@ ParseResult parseGo(const Tokens& t) {
         } else if (key == "perft") {
             return goError("go: 'perft' must come first ('go perft <depth>')");
         } else {
-            return goError("go: unknown parameter " + quoted(key));
+            return goError("go: unknown parameter " + text::quoted(key));
         }
         if (failed) return *failed;
     }
@@ -174,19 +163,19 @@ ParseResult parseGo(const Tokens& t) {
 
 ParseResult parseOdds(const Tokens& t) {
     if (t.size() == 1) return Odds{};
-    if (t.size() > 2) return error("odds: expected at most one attack, got " + quoted(t[2]));
+    if (t.size() > 2) return error("odds: expected at most one attack, got " + text::quoted(t[2]));
     const auto event = Event::parse(t[1]);
     if (!event || event->kind() != EventKind::Attack)
-        return error("odds: " + quoted(t[1]) + " is not an attack (<from>x<to>, e.g. b4xa)");
+        return error("odds: " + text::quoted(t[1]) + " is not an attack (<from>x<to>, e.g. b4xa)");
     return Odds{std::string(t[1])};
 }
 
 ParseResult parseBench(const Tokens& t) {
     if (t.size() == 1) return Bench{};
-    if (t.size() > 2) return error("bench: expected at most a depth, got " + quoted(t[2]));
+    if (t.size() > 2) return error("bench: expected at most a depth, got " + text::quoted(t[2]));
     const auto depth = parseNumber<int>(t[1], 1, kMaxBenchDepth);
     if (!depth)
-        return error("bench: invalid depth " + quoted(t[1]) + " (expected " +
+        return error("bench: invalid depth " + text::quoted(t[1]) + " (expected " +
                      rangeText(1, kMaxBenchDepth) + ")");
     return Bench{depth};
 }
@@ -223,7 +212,7 @@ ParseResult parseLine(std::string_view line) {
     if (word == "go") return parseGo(t);
     if (word == "odds") return parseOdds(t);
     if (word == "bench") return parseBench(t);
-    return error("unknown command " + quoted(word));
+    return error("unknown command " + text::quoted(word));
 }
 
 }  // namespace dejarik::protocol

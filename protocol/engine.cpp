@@ -16,6 +16,7 @@
 #include "odds.h"
 #include "options.h"
 #include "perft.h"
+#include "text.h"
 
 namespace dejarik::protocol {
 
@@ -263,7 +264,7 @@ void Engine::onIsReady() {
 void Engine::onSetOption(const SetOption& cmd) {
     const Option* option = findOption(cmd.name);
     if (!option) {
-        out_.error("setoption: unknown option '" + cmd.name + "'");
+        out_.error("setoption: unknown option " + text::quoted(cmd.name));
         return;
     }
     if (option->rule && settings_.rules.inactive(*option->rule)) {
@@ -360,7 +361,8 @@ void Engine::onPosition(const SetPosition& cmd) {
     std::vector<std::string> since;
     for (std::size_t i = 0; i < cmd.moves.size(); ++i) {
         const std::string& token = cmd.moves[i];
-        const std::string where = "position: event " + std::to_string(i + 1) + " '" + token + "'";
+        const std::string where =
+            "position: event " + std::to_string(i + 1) + " " + text::quoted(token);
         if (pos.isOver()) {
             out_.error(where + ": the game is already over (" + resultText(pos) + ")");
             return;
@@ -628,7 +630,7 @@ void Engine::onBench(const Bench& cmd) {
         const auto result = search::runBench(
             depth,
             [this](const std::string& progress) {
-                out_.line("info string " + printable(progress));
+                out_.line("info string " + text::printable(progress));
             },
             stop);
         if (result.stopped)

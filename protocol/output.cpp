@@ -2,19 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include "text.h"
+
 namespace dejarik::protocol {
 
-std::string printable(std::string_view text) {
-    std::string s(text);
-    for (char& c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) c = '?';
-    }
-    return s;
-}
-
 std::string errorLine(std::string_view message) {
-    return "info string error: " + printable(message);
+    return "info string error: " + text::printable(message);
 }
 
 void Output::emit(std::string_view text) {

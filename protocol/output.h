@@ -41,10 +41,7 @@ class Output {
     std::FILE* stream_;
 };
 
-// Replaces bytes that would break a protocol line (newlines, other control bytes).
-[[nodiscard]] std::string printable(std::string_view text);
-
-// `info string error: <message>`, masked by printable().
+// `info string error: <message>`, masked by text::printable().
 [[nodiscard]] std::string errorLine(std::string_view message);
 
 }  // namespace dejarik::protocol

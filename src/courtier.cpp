@@ -133,12 +133,12 @@ std::optional<Position> Position::fromCourtierDfen(std::string_view dfen, const 
     }
     const auto rings = text::split(f[0], '/');
     if (rings.size() == 4) {
-        fail(error, "DFEN reserve: Courtier has no reserve part, got '" + std::string(f[0]) + "'");
+        fail(error, "DFEN reserve: Courtier has no reserve part, got " + text::quoted(f[0]));
         return std::nullopt;
     }
     if (rings.size() != 3 || rings[0].size() != 1 || rings[1].size() != 12 ||
         rings[2].size() != 12) {
-        fail(error, "DFEN cells: expected 1/12/12 cells, got '" + std::string(f[0]) + "'");
+        fail(error, "DFEN cells: expected 1/12/12 cells, got " + text::quoted(f[0]));
         return std::nullopt;
     }
     std::array<int, 2> kings{};
@@ -174,14 +174,14 @@ std::optional<Position> Position::fromCourtierDfen(std::string_view dfen, const 
         return std::nullopt;
     }
     if (f[1] != "1" && f[1] != "2") {
-        fail(error, "DFEN side: expected 1 or 2, got '" + std::string(f[1]) + "'");
+        fail(error, "DFEN side: expected 1 or 2, got " + text::quoted(f[1]));
         return std::nullopt;
     }
     pos.st_.side = f[1] == "1" ? Player::One : Player::Two;
     pos.st_.decider = pos.st_.side;
     if (f[2] != "1") {
-        fail(error, "DFEN actions: Courtier has one move a turn, expected 1, got '" +
-                        std::string(f[2]) + "'");
+        fail(error,
+             "DFEN actions: Courtier has one move a turn, expected 1, got " + text::quoted(f[2]));
         return std::nullopt;
     }
     pos.st_.actions = 1;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "text.h"
+
 namespace dejarik::dfen {
 
 // A non-negative decimal integer that fits 32 bits.
@@ -37,14 +39,12 @@ struct Clocks {
                                                        std::string_view turn, std::string* error) {
     const auto q = parseCount(quiet);
     if (!q) {
-        fail(error,
-             "DFEN quiet: expected a non-negative integer, got '" + std::string(quiet) + "'");
+        fail(error, "DFEN quiet: expected a non-negative integer, got " + text::quoted(quiet));
         return std::nullopt;
     }
     const auto t = parseCount(turn);
     if (!t || *t < 1) {
-        fail(error,
-             "DFEN turn: expected an integer of at least 1, got '" + std::string(turn) + "'");
+        fail(error, "DFEN turn: expected an integer of at least 1, got " + text::quoted(turn));
         return std::nullopt;
     }
     return Clocks{*q, *t};

@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, 5> kTypeNames = {"check", "spin", "combo"
 constexpr std::array<std::string_view, 2> kCheckValues = {"false", "true"};
 
 std::string invalid(const OptionSpec& spec, std::string_view value) {
-    return "invalid value '" + std::string(value) + "' for option " + std::string(spec.name) +
+    return "invalid value " + text::quoted(value) + " for option " + std::string(spec.name) +
            " (expected " + expectedValue(spec) + ")";
 }
 

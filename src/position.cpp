@@ -87,8 +87,8 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
     auto rings = text::split(f[0], '/');
     if ((rings.size() != 3 && rings.size() != 4) || rings[0].size() != 1 || rings[1].size() != 12 ||
         rings[2].size() != 12) {
-        fail(error, "DFEN cells: expected 1/12/12 cells and an optional /reserve, got '" +
-                        std::string(f[0]) + "'");
+        fail(error, "DFEN cells: expected 1/12/12 cells and an optional /reserve, got " +
+                        text::quoted(f[0]));
         return std::nullopt;
     }
     std::optional<std::string_view> reserveField;
@@ -161,12 +161,12 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
     }
 
     if (f[1] != "1" && f[1] != "2") {
-        fail(error, "DFEN side: expected 1 or 2, got '" + std::string(f[1]) + "'");
+        fail(error, "DFEN side: expected 1 or 2, got " + text::quoted(f[1]));
         return std::nullopt;
     }
     pos.st_.side = f[1] == "1" ? Player::One : Player::Two;
     if (f[2] != "1" && f[2] != "2") {
-        fail(error, "DFEN actions: expected 1 or 2, got '" + std::string(f[2]) + "'");
+        fail(error, "DFEN actions: expected 1 or 2, got " + text::quoted(f[2]));
         return std::nullopt;
     }
     pos.st_.actions = static_cast<std::uint8_t>(f[2][0] - '0');
@@ -179,7 +179,7 @@ std::optional<Position> Position::fromDfen(std::string_view dfen, const Rules& r
         const auto h1 = holds.size() == 2 ? parseCount(holds[0]) : std::nullopt;
         const auto h2 = holds.size() == 2 ? parseCount(holds[1]) : std::nullopt;
         if (!h1 || !h2) {
-            fail(error, "DFEN holds: expected <hold1>/<hold2>, got '" + std::string(f[5]) + "'");
+            fail(error, "DFEN holds: expected <hold1>/<hold2>, got " + text::quoted(f[5]));
             return std::nullopt;
         }
         pos.st_.hold = {*h1, *h2};
@@ -697,8 +697,8 @@ std::optional<Position> playTokens(Position pos, std::string_view tokens, std::s
     for (const auto token : text::fields(tokens)) {
         ++n;
         if (pos.isOver()) {
-            fail(error, "event " + std::to_string(n) + " '" + std::string(token) +
-                            "': the game is already over");
+            fail(error, "event " + std::to_string(n) + " " + text::quoted(token) +
+                            ": the game is already over");
             return std::nullopt;
         }
         const auto e = pos.parseEvent(token);
@@ -706,8 +706,8 @@ std::optional<Position> playTokens(Position pos, std::string_view tokens, std::s
             const bool known =
                 Event::parse(token) ||
                 (token.size() == 10 && text::equalIgnoringCase(token.substr(0, 6), "setup:"));
-            fail(error, "event " + std::to_string(n) + " '" + std::string(token) +
-                            (known ? "' is not legal here" : "' is not an event"));
+            fail(error, "event " + std::to_string(n) + " " + text::quoted(token) +
+                            (known ? " is not legal here" : " is not an event"));
             return std::nullopt;
         }
         pos.apply(*e);

@@ -122,7 +122,7 @@ std::string Position::raysField() const {
 
 // "rays:<combat>/<marked>/<done>" (docs/rules.md "DFEN"), on a position whose board is set.
 bool Position::parseRaysField(std::string_view field, std::string* error) {
-    const std::string got = "'" + std::string(field) + "'";
+    const std::string got = text::quoted(field);
     const auto parts = text::split(field.substr(5), '/');
     if (parts.size() != 3)
         return fail(error, "DFEN rays: expected rays:<combat>/<marked>/<done>, got " + got);
@@ -132,8 +132,8 @@ bool Position::parseRaysField(std::string_view field, std::string* error) {
     } else if (parts[0] != "-") {
         const auto cell = Cell::parse(parts[0]);
         if (!cell)
-            return fail(error, "DFEN rays: combat cell '" + std::string(parts[0]) +
-                                   "' is not '-', '?' or a cell");
+            return fail(error, "DFEN rays: combat cell " + text::quoted(parts[0]) +
+                                   " is not '-', '?' or a cell");
         setCombat(static_cast<std::uint8_t>(cell->index()));
     }
     Bitboard used;
@@ -147,8 +147,8 @@ bool Position::parseRaysField(std::string_view field, std::string* error) {
             const std::string_view name = marked.substr(begin, end - begin);
             const auto cell = Cell::parse(name);
             if (!cell)
-                return fail(error, "DFEN rays: '" + std::string(name) +
-                                       "' in the marked cells is not a cell");
+                return fail(error, "DFEN rays: " + text::quoted(name) +
+                                       " in the marked cells is not a cell");
             if (used.has(*cell))
                 return fail(error, "DFEN rays: cell " + cell->name() + " is marked twice");
             if (!occupied().has(*cell))
@@ -165,8 +165,7 @@ bool Position::parseRaysField(std::string_view field, std::string* error) {
     setUsed(used);
     const std::string_view done = parts[2];
     if (done != "-" && done != "1" && done != "2")
-        return fail(error,
-                    "DFEN rays: done must be '-', '1' or '2', got '" + std::string(done) + "'");
+        return fail(error, "DFEN rays: done must be '-', '1' or '2', got " + text::quoted(done));
     if (done != "-") {
         if (rollDue) return fail(error, "DFEN rays: a roll is due ('?'), so no player can be done");
         st_.cycled = bitOf(done == "1" ? Player::One : Player::Two);

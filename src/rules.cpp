@@ -246,7 +246,7 @@ bool RuleOptions::isRuleOption(std::string_view name) {
 
 std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view value) {
     const RuleOptionSpec* option = findRuleOption(name);
-    if (!option) return "unknown rule option '" + std::string(name) + "'";
+    if (!option) return "unknown rule option " + text::quoted(name);
     std::string error;
     const auto checked = checkOptionValue(option->spec, value, &error);
     if (!checked) return error;
@@ -277,7 +277,7 @@ std::optional<std::string> RuleOptions::refusal(const RuleOptionSpec& option,
 std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
     const auto eq = assignment.find('=');
     if (eq == std::string_view::npos || eq == 0)
-        return "option '" + std::string(assignment) + "' is not of the form Name=Value";
+        return "option " + text::quoted(assignment) + " is not of the form Name=Value";
     return set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 

@@ -1,6 +1,8 @@
-// Splitting and comparing text: DFENs, event lists, option names and values.
+// Splitting and comparing text: DFENs, event lists, option names and values; and echoing
+// it in messages.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +48,71 @@ namespace dejarik::text {
 // a and b equal but for the letter case: option names and values are read in any case.
 [[nodiscard]] inline bool equalIgnoringCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && lowerCase(a) == lowerCase(b);
+}
+
+namespace detail {
+
+// The length of the UTF-8 character s begins with, or 0 if its bytes are none (a stray
+// continuation byte, an overlong form, a surrogate, a code point past U+10FFFF, a cut one).
+[[nodiscard]] inline std::size_t utf8Length(std::string_view s) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+    const unsigned char lead = byte(0);
+    std::size_t n = 0;
+    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        n = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        n = 3;
+        if (lead == 0xe0) low = 0xa0;
+        if (lead == 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        n = 4;
+        if (lead == 0xf0) low = 0x90;
+        if (lead == 0xf4) high = 0x8f;
+    }
+    if (n == 0 || s.size() < n || byte(1) < low || byte(1) > high) return 0;
+    for (std::size_t i = 2; i < n; ++i)
+        if (byte(i) < 0x80 || byte(i) > 0xbf) return 0;
+    return n;
+}
+
+}  // namespace detail
+
+// s with every byte that could break the one line it is echoed in shown as '?': control
+// bytes (C0, DEL, C1) and bytes of no UTF-8 character (binary garbage, another encoding).
+[[nodiscard]] inline std::string printable(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        const std::size_t n = detail::utf8Length(s.substr(i));
+        const bool control = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
+        if (n == 0 || control) {
+            out += '?';
+            i += n == 0 ? 1 : n;
+        } else {
+            out.append(s, i, n);
+            i += n;
+        }
+    }
+    return out;
+}
+
+// A token echoed in a message, in single quotes and printable(): cut after 40 bytes (at a
+// character's start, marked "...") so one garbage line cannot make a huge message.
+[[nodiscard]] inline std::string quoted(std::string_view token) {
+    constexpr std::size_t kMax = 40;
+    std::size_t cut = std::min(token.size(), kMax);
+    // Back over at most three continuation bytes: a character is at most four bytes long.
+    while (cut + 3 > kMax && cut < token.size() &&
+           (static_cast<unsigned char>(token[cut]) & 0xc0) == 0x80)
+        --cut;
+    return "'" + printable(token.substr(0, cut)) + (cut < token.size() ? "...'" : "'");
 }
 
 }  // namespace dejarik::text

@@ -1,10 +1,11 @@
-// The arena's files as the fuzzing pass gave them: folders, missing files and endless lines
-// must fail with one line naming the file, never pass for empty input or hang.
+// The arena's files as the fuzzing pass gave them: folders, missing files, endless lines and
+// garbage must fail with one line naming the file, never pass for empty input or hang.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <string>
 
+#include "game.h"
 #include "temp_dir.h"
 #include "text_file.h"
 
@@ -66,5 +67,15 @@ TEST_SUITE("arena-unit") {
         CHECK_FALSE(outputFileProblem("/dev/null"));
         CHECK(outputFileProblem("/dev/zero", true) == "not a regular file");
         CHECK_FALSE(outputFileProblem(dir.str() + "/new.results", true));
+    }
+
+    TEST_CASE("records: a malformed tag is echoed cut and printable") {
+        std::string error;
+        CHECK_FALSE(parseRecords("[" + std::string(5000, 'T') + "\xff\x01\n", error));
+        CHECK(error.starts_with("line 1: malformed tag '[TTTT"));
+        CHECK(error.ends_with("...'"));
+        CHECK(error.size() < 100);
+        CHECK_FALSE(parseRecords("[Key \"v\"\xff\x01]\n", error));
+        CHECK(error == "line 1: malformed tag '[Key \"v\"??]'");
     }
 }

@@ -56,6 +56,13 @@ TEST_SUITE("parser") {
             CHECK(c != 0x7f);
         }
         CHECK(e.message.size() < 100);
+        // Bytes of no UTF-8 character are masked too; a character is kept whole, also where
+        // a long token is cut ("\?": two question marks may begin a trigraph).
+        CHECK(failed("\xff\xc3\x28\xe2\x82").message == "unknown command '?\?(?\?'");
+        CHECK(failed("\xc2\x85x").message == "unknown command '?x'");
+        CHECK(failed("Ärger").message == "unknown command 'Ärger'");
+        const auto cut = failed(std::string(39, 'a') + "é" + std::string(10, 'a')).message;
+        CHECK(cut == "unknown command '" + std::string(39, 'a') + "...'");
     }
 
     TEST_CASE("setoption: names with spaces, values, buttons") {

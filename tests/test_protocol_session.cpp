@@ -639,6 +639,33 @@ TEST_SUITE("errors") {
         CHECK(e.until("deiok").size() == 2 + 24 + 1);  // id lines, options, deiok
     }
 
+    TEST_CASE("an error line echoes long tokens cut and bytes of no character as '?'") {
+        Engine e;
+        const std::string dfen = "./............/.GHSN..mltk.";
+        for (const std::string& line : std::vector<std::string>{
+                 "position startpos moves " + std::string(100000, 'c'),
+                 "setoption name " + std::string(100000, 'H') + " value 1",
+                 "position dfen " + std::string(50000, 'S') + " 1 2 0 1",
+                 "setoption name Seed value " + std::string(5000, '7'),
+                 "position dfen " + dfen + " 1 2 0 " + std::string(5000, '7'),
+                 "position dfen " + dfen + " 1 2 " + std::string(5000, '7') + " 1",
+                 "setoption name Ruleset value " + std::string(5000, 'k'),
+                 "position startpos moves c3-b3 \xff\xfe\x80",
+                 "setoption name \xc3\x28\xed\xa0\x80 value 1"}) {
+            const auto lines = e.command(line);
+            checkOneError(lines, line.substr(0, 60));
+            INFO(lines[0].substr(0, 200));
+            CHECK(lines[0].size() < 200);
+            for (const char c : lines[0]) {
+                const auto u = static_cast<unsigned char>(c);
+                CHECK((u >= 0x20 && u < 0x7f));
+            }
+        }
+        // A character of another script is text, not garbage.
+        CHECK(e.command("setoption name Säule value 1") ==
+              std::vector<std::string>{"info string error: setoption: unknown option 'Säule'"});
+    }
+
     TEST_CASE("a malformed search go gets an error line and bestmove none") {
         Engine e;
         for (const char* line :

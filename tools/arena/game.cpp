@@ -8,6 +8,7 @@
 
 #include "names.h"
 #include "number.h"
+#include "text.h"
 
 namespace dejarik::arena {
 
@@ -95,15 +96,15 @@ std::optional<std::string> TimeControl::set(std::string_view key, std::string_vi
     const std::string v(value);
     if (key == "depth") {
         const auto d = parseNumber<int>(value);
-        if (!d || *d < 1) return "depth: expected a positive integer, got '" + v + "'";
+        if (!d || *d < 1) return "depth: expected a positive integer, got " + text::quoted(v);
         depth = *d;
     } else if (key == "nodes") {
         const auto n = parseNumber<std::uint64_t>(value);
-        if (!n || *n < 1) return "nodes: expected a positive integer, got '" + v + "'";
+        if (!n || *n < 1) return "nodes: expected a positive integer, got " + text::quoted(v);
         nodes = *n;
     } else if (key == "movetime") {
         const auto ms = parseNumber<std::int64_t>(value);
-        if (!ms || *ms < 1) return "movetime: expected milliseconds (> 0), got '" + v + "'";
+        if (!ms || *ms < 1) return "movetime: expected milliseconds (> 0), got " + text::quoted(v);
         movetimeMs = *ms;
     } else if (key == "tc") {
         const auto plus = value.find('+');
@@ -111,11 +112,11 @@ std::optional<std::string> TimeControl::set(std::string_view key, std::string_vi
         const auto inc = plus == std::string_view::npos ? std::optional<double>(0.0)
                                                         : parseSeconds(value.substr(plus + 1));
         if (!base || !inc || *base <= 0)
-            return "tc: expected seconds as BASE or BASE+INC (e.g. 10+0.1), got '" + v + "'";
+            return "tc: expected seconds as BASE or BASE+INC (e.g. 10+0.1), got " + text::quoted(v);
         baseMs = std::llround(*base * 1000);
         incMs = std::llround(*inc * 1000);
     } else {
-        return "unknown limit '" + std::string(key) + "'";
+        return "unknown limit " + text::quoted(key);
     }
     return std::nullopt;
 }
@@ -304,7 +305,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
             const auto space = tagLine.find(' ');
             if (tagLine.back() != ']' || space == std::string_view::npos ||
                 tagLine[space + 1] != '"')
-                return fail("malformed tag '" + std::string(tagLine) + "'");
+                return fail("malformed tag " + text::quoted(tagLine));
             const std::string key(tagLine.substr(1, space - 1));
             std::string value;
             std::size_t k = space + 2;
@@ -312,8 +313,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 if (tagLine[k] == '\\' && k + 1 < tagLine.size()) ++k;
                 value += tagLine[k];
             }
-            if (k + 2 != tagLine.size())
-                return fail("malformed tag '" + std::string(tagLine) + "'");
+            if (k + 2 != tagLine.size()) return fail("malformed tag " + text::quoted(tagLine));
 
             if (key == "Round") {
                 const auto dot = value.find('.');
@@ -322,7 +322,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                                       ? std::nullopt
                                       : parseNumber<int>(value.substr(dot + 1));
                 if (!round || !game || *round < 1 || *game < 1 || *game > 2)
-                    return fail("Round tag '" + value + "' (expected ROUND.GAME)");
+                    return fail("Round tag " + text::quoted(value) + " (expected ROUND.GAME)");
                 r.round = *round - 1;
                 r.gameInPair = *game - 1;
             } else if (key == "Job") {
@@ -339,19 +339,19 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 r.seed = parseNumber<std::uint64_t>(value).value_or(0);
             } else if (key == "Dice") {
                 const auto mode = parseDiceMode(value);
-                if (!mode) return fail("Dice tag '" + value + "'");
+                if (!mode) return fail("Dice tag " + text::quoted(value));
                 r.diceMode = *mode;
             } else if (key == "Result" && value == "*") {
                 r.finished = false;
                 haveResult = true;
             } else if (key == "Result") {
                 const auto o = parseOutcomeTag(value);
-                if (!o) return fail("Result tag '" + value + "'");
+                if (!o) return fail("Result tag " + text::quoted(value));
                 r.outcome = *o;
                 haveResult = true;
             } else if (key == "Termination") {
                 const auto t = parseTermination(value);
-                if (!t) return fail("Termination tag '" + value + "'");
+                if (!t) return fail("Termination tag " + text::quoted(value));
                 r.termination = *t;
             } else if (key == "Detail") {
                 r.detail = value;
@@ -359,7 +359,7 @@ std::optional<std::vector<GameRecord>> parseRecords(std::string_view text, std::
                 r.turns = parseNumber<std::uint32_t>(value).value_or(0);
             } else if (key == "Luck") {
                 const auto luck = Luck::parse(value);
-                if (!luck) return fail("Luck tag '" + value + "'");
+                if (!luck) return fail("Luck tag " + text::quoted(value));
                 r.luck = *luck;
             } else if (key == "Final") {
                 r.finalDfen = value;

@@ -9,6 +9,7 @@
 
 #include "names.h"
 #include "number.h"
+#include "text.h"
 #include "text_file.h"
 
 namespace dejarik::arena {
@@ -133,7 +134,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
             std::set<std::string> seen;
             while (items >> item) {
                 const auto eq = item.find('=');
-                if (eq == std::string::npos) return fail("malformed item '" + item + "'");
+                if (eq == std::string::npos) return fail("malformed item " + text::quoted(item));
                 const std::string key = item.substr(0, eq);
                 const std::string_view value = std::string_view(item).substr(eq + 1);
                 bool ok = true;
@@ -180,7 +181,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
                     ok = v.has_value();
                     g.events = v.value_or(0);
                 }
-                if (!ok) return fail("bad value in '" + item + "'");
+                if (!ok) return fail("bad value in " + text::quoted(item));
                 seen.insert(key);
             }
             for (const char* key :
@@ -194,7 +195,7 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
             if (!seatsMatch) return fail("game players do not match its encounter");
             r.games.push_back(g);
         } else {
-            return fail("unknown line kind '" + kind + "'");
+            return fail("unknown line kind " + text::quoted(kind));
         }
     }
     if (n == 0) {
