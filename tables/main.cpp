@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <random>
@@ -172,6 +173,12 @@ int runGenerate(const std::vector<std::string>& args) {
     for (const auto& p : tb.problems())
         spdlog::warn("ignored (will be made again): {}", p);
     const auto todo = missingSets(tb, wanted);
+    // The directory made before the header line, so that a path no table can be written
+    // under fails with one line, not after a progress line or the first set's work.
+    if (std::error_code ec; !todo.empty() && !std::filesystem::is_directory(tb.directory(), ec) &&
+                            !std::filesystem::create_directories(tb.directory(), ec))
+        throw UsageError{"--path " + rootOf(c).string() + ": cannot create " +
+                         tb.directory().string() + ": " + ec.message()};
     spdlog::info("{} under {}: {} sets wanted, {} to generate, {} threads", ruleAssignments(rules),
                  tb.directory().string(), wanted.size(), todo.size(), threads);
     GenerateOptions options;
@@ -215,6 +222,27 @@ std::string playerName(Player p) {
     return p == Player::One ? "player 1" : "player 2";
 }
 
+// Why `pos` (named `what`) has no table value, on stderr; returns the exit code. A table file
+// that is there but did not load is named as corrupt: "no table" would send the user to make
+// one that generate believes is already made.
+int noTable(const Tablebase& tb, const Position& pos, const std::string& what) {
+    const auto m = materialOf(pos);
+    const std::string make =
+        "dejarik-tb generate --material \"" + (m ? m->name() : "?") + "\" and the same rules";
+    const std::string file = m ? tb.fileOf(*m).string() + ": " : std::string();
+    const auto problems = tb.problems();
+    const auto bad = std::find_if(problems.begin(), problems.end(), [&](const std::string& p) {
+        return !file.empty() && p.starts_with(file);
+    });
+    if (bad != problems.end())
+        std::cerr << "dejarik-tb: error: corrupt table file for " << what << ": " << *bad
+                  << "; make it again with: " << make << "\n";
+    else
+        std::cerr << "dejarik-tb: error: no table for " << what << " under "
+                  << tb.directory().string() << "; make it with: " << make << "\n";
+    return kExitFailure;
+}
+
 int runProbe(const std::vector<std::string>& args) {
     Common c;
     std::string dfen, moves;
@@ -245,13 +273,7 @@ int runProbe(const std::vector<std::string>& args) {
 
     const Tablebase tb(rootOf(c), rules);
     const auto entry = tb.probeWithDistance(*pos);
-    if (!entry) {
-        const auto m = materialOf(*pos);
-        std::cerr << "dejarik-tb: error: no table for this position under "
-                  << tb.directory().string() << "; make it with: dejarik-tb generate"
-                  << " --material \"" << (m ? m->name() : "?") << "\" and the same rules\n";
-        return kExitFailure;
-    }
+    if (!entry) return noTable(tb, *pos, "this position");
     std::cout << "rules    " << ruleAssignments(tb.rules()) << "\n";
     std::cout << "position " << start->dfen() << (moves.empty() ? "" : " moves " + moves) << "\n";
     const Player who = pos->phase() == Phase::Outcome ? pos->sideToMove() : pos->decider();
@@ -283,10 +305,7 @@ int runProbe(const std::vector<std::string>& args) {
         Position child = *pos;
         child.apply(e);
         const auto v = tb.probeWithDistance(child);
-        if (!v) {
-            std::cerr << "dejarik-tb: error: no table for the position after " << e.token() << "\n";
-            return kExitFailure;
-        }
+        if (!v) return noTable(tb, child, "the position after " + e.token());
         // A move or a pass is one action more; an attack is the awaited event itself, and
         // the outcomes after it start afresh.
         const bool action =

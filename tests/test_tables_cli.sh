@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dejarik-tb as a user runs it: usage errors exit 2 with one line on stderr and nothing on
 # stdout; generate writes a set with a progress line; probe ranks the decisions; verify
-# passes on a good file and fails (exit 1) on a corrupted one, which generate then remakes;
+# passes on a good file and fails (exit 1) on a corrupted one, which probe names and generate
+# then remakes;
 # info lists the sets.
 #
 # Usage: test_tables_cli.sh path/to/dejarik-tb
@@ -49,6 +50,9 @@ expect_usage_error "at most 4" probe --path "$root" --dfen './SGHh......../.....
 expect_usage_error "--moves" probe --path "$root" --dfen "$sgh" --moves "b1-c7"
 expect_usage_error "--material" verify --path "$root" --material "SG"
 expect 1 err "no tables to verify" verify --path "$tmp/no-tables"
+# A path no folder can be made under: the one error line, no progress line before it.
+expect_usage_error "--path /dev/null: cannot create /dev/null/" generate --path /dev/null \
+    --material "SG v n"
 [[ -e $root ]] && fail "usage errors created $root"
 
 expect 0 out "generate" --help
@@ -90,6 +94,9 @@ expect 0 out '2v1: 1 sets' info --path "$root"
 printf '\x55' | dd of="$file" bs=1 seek=1000 conv=notrunc status=none
 expect 1 out '^FAIL .*checksum' verify --path "$root"
 expect 0 out 'unusable: .*checksum' info --path "$root"
+# probe names the corrupt file rather than asking to generate a table that is there.
+expect 1 err "^dejarik-tb: error: corrupt table file for this position: $file: .*checksum" \
+    probe --path "$root" --dfen "$sgh"
 expect 0 err 'will be made again' generate --path "$root" --material "SG v h"
 expect 0 out '^ok +SG v h' verify --path "$root"
 
