@@ -130,7 +130,7 @@ std::vector<Armies> dealSplits(const Rules& rules) {
 std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies,
                                    const race::OpponentAttacks& opponent, race::Boxing boxing) {
     if (!race::materialDecides(rules)) return {};
-    race::WithoutMoveCache withoutMove(rules);
+    race::WithoutMoveCache withoutMove;
     std::vector<std::string> out;
     if (armies) {
         const auto one =

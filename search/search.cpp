@@ -728,6 +728,16 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     return v;
 }
 
+int depthExtension(const Position& root, const Play& play, race::WithoutMoveCache& withoutMove) {
+    if (!play.opponent || root.rules().courtier()) return 0;
+    const Player decider = root.decider();
+    std::vector<Creature> modelled;
+    for (const Cell c : root.pieces(opponent(decider)))
+        modelled.push_back(root.at(c).creature());
+    const int others = static_cast<int>(root.pieces(decider).count());
+    return withoutMove(root.rules(), modelled, others) ? kBoxingExtension : 0;
+}
+
 struct Searcher::Impl {
     Options options;
     eval::Tunables tunables;  // every worker's memo has these
@@ -745,6 +755,7 @@ struct Searcher::Impl {
         }
     };
     Flavour flavour;
+    race::WithoutMoveCache withoutMove;  // for depthExtension, on the search thread only
     std::shared_ptr<const tables::Tablebase> tables;  // probed when set
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
@@ -991,7 +1002,10 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     sizeTable();
     tt.newSearch();
     const TimePlan plan = planTime(limits, root.decider());
-    const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+    const int maxDepth =
+        limits.depth > 0
+            ? std::min(limits.depth + depthExtension(root, play, withoutMove), kMaxDepth)
+            : kMaxDepth;
 
     Control control;
     control.stop = &stop;

@@ -21,6 +21,7 @@
 
 #include "baselines.h"
 #include "position.h"
+#include "race.h"
 #include "tunables.h"
 
 namespace dejarik::tables {
@@ -158,6 +159,17 @@ inline constexpr double kTableFade = 0.99;
 // the tables assume optimal play by the modelled side, which only a decisive value
 // survives (docs/search.md, "Opponent model").
 inline constexpr double kModelledTableDecisive = 0.5;
+
+// Under an opponent model a depth limit is raised by this many actions where the modelled
+// side can be left without a legal move by the pieces on the board
+// (race::canBeLeftWithoutMove), so that it must attack whatever the odds: boxing a baseline's
+// last pieces in takes more turns than a depth limit of a few actions sees, and the armies
+// that allow it are small enough to search deeper (docs/search.md, "Opponent model").
+inline constexpr int kBoxingExtension = 2;
+
+// The actions a depth limit is raised by at this root under `play` (kBoxingExtension or 0).
+[[nodiscard]] int depthExtension(const Position& root, const Play& play,
+                                 race::WithoutMoveCache& withoutMove);
 
 // The pruned search without a transposition table, at a fixed depth, for comparison with
 // expectiminimax, probing `tables` when given (as the searcher).

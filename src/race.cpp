@@ -177,7 +177,7 @@ class Race {
         std::vector<Creature> side;
         for (std::size_t j = 0; j < other_.size(); ++j)
             if (other >> j & 1) side.push_back(other_[j]);
-        return withoutMove_(side, ownCount);
+        return withoutMove_(rules_, side, ownCount);
     }
 
     const Rules& rules_;
@@ -197,11 +197,12 @@ bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side, in
     return someBoard(cells, steps, Bitboard(), std::max(0, others), rules.centreStraight());
 }
 
-bool WithoutMoveCache::operator()(std::span<const Creature> side, int others) {
-    std::vector<int> steps = movements(rules_, side);
+bool WithoutMoveCache::operator()(const Rules& rules, std::span<const Creature> side, int others) {
+    std::vector<int> steps = movements(rules, side);
     std::ranges::sort(steps);
-    const auto [at, added] = known_.try_emplace({steps, others}, false);
-    if (added) at->second = canBeLeftWithoutMove(rules_, side, others);
+    const auto [at, added] =
+        known_.try_emplace({std::move(steps), others, rules.centreStraight()}, false);
+    if (added) at->second = canBeLeftWithoutMove(rules, side, others);
     return at->second;
 }
 
@@ -224,7 +225,7 @@ std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
     if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;
     const auto known = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
     if (!std::ranges::all_of(own, known) || !std::ranges::all_of(other, known)) return std::nullopt;
-    WithoutMoveCache local(rules);
+    WithoutMoveCache local;
     return Race(rules, own, other, opponent, boxing, cache ? *cache : local).solve();
 }
 

@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,23 +55,21 @@ enum class Boxing { WhereArmiesAllow, Never };
 [[nodiscard]] bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side,
                                         int others);
 
-// canBeLeftWithoutMove remembered by what it depends on under one Rules, the movements of the
-// side and the number of other pieces: for bounds over many armies.
+// canBeLeftWithoutMove remembered by what it depends on: the movements of the side, the
+// number of other pieces and CentreStraight. One cache serves any Rules, so a searcher keeps
+// one across games and a bound over many armies carries it from one army to the next.
 class WithoutMoveCache {
   public:
-    explicit WithoutMoveCache(const Rules& rules) : rules_(rules) {}
-    WithoutMoveCache(const Rules&&) = delete;
-    [[nodiscard]] bool operator()(std::span<const Creature> side, int others);
+    [[nodiscard]] bool operator()(const Rules& rules, std::span<const Creature> side, int others);
 
   private:
-    const Rules& rules_;
-    std::map<std::pair<std::vector<int>, int>, bool> known_;
+    std::map<std::tuple<std::vector<int>, int, bool>, bool> known_;
 };
 
 // The bound for the player whose army is `own` against `other` (creatures of the rules'
 // set, repeats allowed). Nothing when the rules decide games by more than material, or an
 // army is empty or larger than kMaxArmy.
-// With a model, `cache` (of the same rules) may carry what is known of sides without a move
+// With a model, `cache` may carry what is known of sides without a move
 // from one bound to the next.
 [[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
                                          std::span<const Creature> other,

@@ -270,7 +270,7 @@ TEST_SUITE("race") {
         CHECK(a->score == b->score);
         CHECK(a->score < race::bound(kelly, two, ngok)->score - 0.1);
         // A cache shared between bounds changes nothing.
-        race::WithoutMoveCache cache(kelly);
+        race::WithoutMoveCache cache;
         const auto cached =
             race::bound(kelly, three, ngok, none, race::Boxing::WhereArmiesAllow, &cache);
         REQUIRE(cached);

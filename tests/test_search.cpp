@@ -659,10 +659,42 @@ TEST_CASE("Opponent model: the search equals expectiminimax with the model's mea
                 searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
                 searcher.setPlay({.contempt = 0, .opponent = model});
                 const Report report = searcher.run(pos, depthLimit(depth));
+                race::WithoutMoveCache withoutMove;
+                const int searched =
+                    depth + depthExtension(pos, {.contempt = 0, .opponent = model}, withoutMove);
+                CHECK(report.depth == searched);
                 const double expected =
-                    deciderView(pos, modelledValue(pos, depth, pos.decider(), model));
+                    deciderView(pos, modelledValue(pos, searched, pos.decider(), model));
                 CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
             }
         }
     }
+}
+
+TEST_CASE("Opponent model: a depth limit is raised where the modelled side can be boxed in") {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    const auto at = [&](std::string_view dfen) {
+        const auto pos = Position::fromDfen(dfen, rules);
+        REQUIRE(pos);
+        return *pos;
+    };
+    const Play greedy{.contempt = 0, .opponent = Baseline::Greedy};
+    race::WithoutMoveCache withoutMove;
+    // One piece against three, two against four: on some board they have no move.
+    const Position oneByThree = at("./............/.KHG...n.... 1 2 0 1");
+    CHECK(depthExtension(oneByThree, greedy, withoutMove) == kBoxingExtension);
+    CHECK(depthExtension(at("./............/.KHGM..nt... 1 2 0 1"), greedy, withoutMove) ==
+          kBoxingExtension);
+    // Never: two against three, the three modelled, no model, Courtier.
+    CHECK(depthExtension(at("./............/.KHG...nt... 1 2 0 1"), greedy, withoutMove) == 0);
+    CHECK(depthExtension(at("./............/.KHG...n.... 2 2 0 1"), greedy, withoutMove) == 0);
+    CHECK(depthExtension(oneByThree, Play{}, withoutMove) == 0);
+    const Rules courtier = Rules::preset(Ruleset::Courtier);
+    CHECK(depthExtension(Position::startpos(courtier), greedy, withoutMove) == 0);
+
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    CHECK(searcher.run(oneByThree, depthLimit(2)).depth == 2);
+    searcher.setPlay(greedy);
+    CHECK(searcher.run(oneByThree, depthLimit(2)).depth == 2 + kBoxingExtension);
 }

@@ -18,18 +18,13 @@ std::vector<Creature> army(const Position& pos, Player p) {
     return out;
 }
 
-// The rules of a Rules tag, made once, with what is known of their sides without a move.
-struct RulesEntry {
-    std::unique_ptr<Rules> rules;
-    std::unique_ptr<race::WithoutMoveCache> withoutMove;
-};
-
 }  // namespace
 
 std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const EndsOptions& options,
                                 std::string& error) {
     Ends ends;
-    std::map<std::string, RulesEntry> rulesByTag;
+    std::map<std::string, std::unique_ptr<Rules>> rulesByTag;  // each Rules tag's, made once
+    race::WithoutMoveCache withoutMove;
     std::int64_t read = 0;
     for (const auto& record : records) {
         if (!record.finished || isFault(record.termination)) continue;
@@ -38,18 +33,17 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
         const Player me = seat == record.players.begin() ? Player::One : Player::Two;
         const Player them = opponent(me);
         auto& entry = rulesByTag[record.rules];
-        if (!entry.rules) {
+        if (!entry) {
             const auto parsed = parseRulesTag(record.rules, error);
             if (!parsed) return std::nullopt;
-            entry.rules = std::make_unique<Rules>(*parsed);
-            entry.withoutMove = std::make_unique<race::WithoutMoveCache>(*entry.rules);
-            if (!race::materialDecides(*entry.rules)) {
+            entry = std::make_unique<Rules>(*parsed);
+            if (!race::materialDecides(*entry)) {
                 error = "the race bound does not answer under " + record.rules +
                         " (CentreWin, Rays of Death or Courtier)";
                 return std::nullopt;
             }
         }
-        const Rules& rules = *entry.rules;
+        const Rules& rules = *entry;
         const race::OpponentAttacks model =
             options.against
                 ? race::OpponentAttacks([&rules, b = *options.against](Creature a, Creature d) {
@@ -60,8 +54,7 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
             const auto own = army(pos, me), other = army(pos, them);
             if (other.empty()) return 1.0;
             if (own.empty()) return 0.0;
-            const auto b =
-                race::bound(rules, own, other, model, options.boxing, entry.withoutMove.get());
+            const auto b = race::bound(rules, own, other, model, options.boxing, &withoutMove);
             return b ? b->score : 0.5;  // an army beyond kMaxArmy: no claim either way
         };
         const auto deal = recordStart(record, rules, error);
