@@ -13,6 +13,7 @@
 
 #include "eval.h"
 #include "small_file.h"
+#include "text.h"
 
 namespace dejarik::eval {
 
@@ -220,7 +221,7 @@ constexpr auto kSpecs = concat(groupSpecs(0), groupSpecs(1), groupSpecs(2), kOth
 
 [[nodiscard]] std::string badValue(const TunableSpec& spec, std::string_view text) {
     const std::string range = "[" + number(spec.min) + ", " + number(spec.max) + "]";
-    return "bad value '" + std::string(text) + "' for " + std::string(spec.name) + " (" +
+    return "bad value " + text::quoted(text) + " for " + std::string(spec.name) + " (" +
            (spec.integral() ? "an integer in " : "a number in ") + range + ")";
 }
 
@@ -260,7 +261,7 @@ std::optional<double> Tunables::get(std::string_view name) const {
 
 std::optional<std::string> Tunables::set(std::string_view name, std::string_view value) {
     const TunableSpec* spec = findTunable(name);
-    if (!spec) return "unknown weight '" + std::string(name) + "'";
+    if (!spec) return "unknown weight " + text::quoted(name);
     double v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || end != value.data() + value.size() || !fits(*spec, v))
@@ -271,7 +272,7 @@ std::optional<std::string> Tunables::set(std::string_view name, std::string_view
 
 std::optional<std::string> Tunables::set(std::string_view name, double value) {
     const TunableSpec* spec = findTunable(name);
-    if (!spec) return "unknown weight '" + std::string(name) + "'";
+    if (!spec) return "unknown weight " + text::quoted(name);
     if (!fits(*spec, value)) return badValue(*spec, number(value));
     spec->set(*this, value);
     return std::nullopt;
@@ -292,11 +293,11 @@ std::optional<std::string> parseTunables(std::string_view text, std::string_view
         const auto where = std::string(source) + ":" + std::to_string(lineNumber) + ": ";
         const auto gap = line.find_first_of(" \t");
         if (gap == std::string_view::npos)
-            return where + "expected 'name value', got '" + std::string(line) + "'";
+            return where + "expected 'name value', got " + text::quoted(line);
         const std::string_view name = line.substr(0, gap), value = trim(line.substr(gap));
         if (value.find_first_of(" \t") != std::string_view::npos)
-            return where + "expected 'name value', got '" + std::string(line) + "'";
-        if (!seen.insert(name).second) return where + std::string(name) + " given twice";
+            return where + "expected 'name value', got " + text::quoted(line);
+        if (!seen.insert(name).second) return where + text::quoted(name) + " given twice";
         if (auto error = t.set(name, value)) return where + *error;
     }
     into = t;

@@ -167,7 +167,7 @@ TEST_CASE("tunables: a bad line is one error naming the file, the line and what 
     CHECK(error("secondAttack 0.1 0.2\n") ==
           "w.txt:1: expected 'name value', got 'secondAttack 0.1 0.2'");
     CHECK(error("secondAttack=0.1\n") == "w.txt:1: expected 'name value', got 'secondAttack=0.1'");
-    CHECK(error("exposure 0.1\nexposure 0.2\n") == "w.txt:2: exposure given twice");
+    CHECK(error("exposure 0.1\nexposure 0.2\n") == "w.txt:2: 'exposure' given twice");
 }
 
 TEST_CASE("tunables: loaded from a file, the defaults for what it leaves out") {
@@ -194,7 +194,15 @@ TEST_CASE("tunables: loaded from a file, the defaults for what it leaves out") {
         std::ofstream out(path);
         out << "reachAttack 0.5\nreachAttack 0.6\n";
     }
-    CHECK(eval::loadTunables(path, t) == path + ":2: reachAttack given twice");
+    CHECK(eval::loadTunables(path, t) == path + ":2: 'reachAttack' given twice");
+    {
+        // A line that is no weight (a binary, a wrong file) is shown cut and printable.
+        std::ofstream out(path);
+        out << std::string(5000, 'x') << "\x01\xff 1\n";
+    }
+    const auto junk = eval::loadTunables(path, t);
+    REQUIRE(junk);
+    CHECK(*junk == path + ":1: unknown weight '" + std::string(40, 'x') + "...'");
     std::filesystem::remove(path);
     const auto missing = eval::loadTunables(path, t);
     REQUIRE(missing);
