@@ -1,18 +1,14 @@
 #include "tunables.h"
 
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
-#include <sstream>
 
 #include "eval.h"
-#include "small_file.h"
+#include "read_file.h"
 #include "text.h"
 
 namespace dejarik::eval {
@@ -305,9 +301,9 @@ std::optional<std::string> parseTunables(std::string_view text, std::string_view
 }
 
 std::optional<std::string> loadTunables(const std::string& path, Tunables& into) {
-    std::string why;
-    const auto text = readSmallFile(path, kMaxTunablesBytes, why);
-    if (!text) return "cannot read " + path + ": " + why;
+    ReadError why;
+    const auto text = readFile(path, {.maxBytes = kMaxTunablesBytes}, why);
+    if (!text) return "cannot read " + path + ": " + why.what;
     Tunables t = kDefaultTunables;
     if (auto error = parseTunables(*text, path, t)) return error;
     into = t;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "small_file.h"
+#include "read_file.h"
 #include "text.h"
 
 namespace dejarik {
@@ -262,10 +262,11 @@ std::optional<CreatureSet> CreatureSet::load(const std::string& path, std::strin
     const auto report = [&](int line, const std::string& what) {
         return fail(error, path, line, what);
     };
-    std::string why;
-    const auto text = readSmallFile(path, kMaxFileBytes, why);
+    ReadError why;
+    const auto text = readFile(path, {.maxBytes = kMaxFileBytes}, why);
     if (!text) {
-        report(0, why.starts_with("larger") ? why : "cannot be read (" + why + ")");
+        report(0, why.kind == ReadError::Kind::TooLarge ? why.what
+                                                        : "cannot be read (" + why.what + ")");
         return std::nullopt;
     }
     return parse(*text, path, error);
