@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "perft.h"
+#include "search.h"
 
 namespace dejarik::protocol {
 
-// Upper bounds of numeric `go`, `go perft` and `bench` parameters. The search counts depth
-// in actions and goes no deeper than 64 (32 turns, far beyond any horizon it reaches).
-inline constexpr int kMaxGoDepth = 64;
+// Upper bounds of numeric `go`, `go perft` and `bench` parameters: `go depth` as deep as the
+// search goes.
+inline constexpr int kMaxGoDepth = search::kMaxDepth;
 inline constexpr int kMaxBenchDepth = 30;
 // Clocks and move times up to about 31 years: large enough for any real game, small enough
 // that deadline arithmetic in milliseconds never overflows.
