@@ -13,6 +13,7 @@
 #include "attack.h"
 #include "eval.h"
 #include "memory.h"
+#include "model_cap.h"
 #include "star.h"
 #include "tablebase.h"
 #include "thread_pool.h"
@@ -137,6 +138,10 @@ class Worker {
                std::optional<Baseline> opponent = {}, Player modelled = Player::Two) {
         opponent_ = opponent;
         modelled_ = modelled;
+        if (!opponent)
+            cap_.reset();
+        else if (!cap_ || cap_->model() != *opponent || cap_->modelled() != modelled)
+            cap_.emplace(*opponent, modelled);
         if (contempt.side != contempt_.side || contempt.value != contempt_.value) {
             // The cached evaluations were made with the other contempt.
             contempt_ = contempt;
@@ -214,10 +219,15 @@ class Worker {
         value = t->value * std::pow(kTableFade, attackAt);
         return true;
     }
-    // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
-    // through many move orders, and an evaluation costs far more than a lookup.
+    // The evaluation of a leaf, held to the race cap under an opponent model.
     double evaluate(const Position& pos) {
         ++heuristic_;
+        const double v = cachedEvaluation(pos);
+        return cap_ ? cap_->apply(pos, v) : v;
+    }
+    // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
+    // through many move orders, and an evaluation costs far more than a lookup.
+    double cachedEvaluation(const Position& pos) {
         const std::uint64_t key = tableKey(pos);
         EvalBucket& b = evalCache_[key & (kEvalBuckets - 1)];
         if (b.entries[0].key == key) return b.entries[0].value;
@@ -301,6 +311,7 @@ class Worker {
     eval::Contempt contempt_;           // none: value 0
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
+    std::optional<ModelCap> cap_;  // under opponent_, kept from search to search
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every

@@ -4,6 +4,7 @@
 
 #include "bench.h"
 #include "eval.h"
+#include "model_cap.h"
 #include "random_positions.h"
 #include "search.h"
 #include "star.h"
@@ -609,10 +610,11 @@ TEST_CASE("Contempt: a draw worth less to the decider never raises its value") {
 namespace {
 
 // Expectiminimax with the opponent of `me` replaced by `model`: its decisions are the mean
-// over baselineChoices, mine the best, chance nodes the mean over the dice. Player 1's view.
-double modelledValue(const Position& pos, int depth, Player me, Baseline model) {
+// over baselineChoices, mine the best, chance nodes the mean over the dice, leaves held to
+// the race cap. Player 1's view.
+double modelledValue(const Position& pos, int depth, Player me, Baseline model, ModelCap& cap) {
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
-    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
+    if (pos.phase() == Phase::Decision && depth <= 0) return cap.apply(pos, eval::evaluate(pos));
     EventList list;
     if (pos.phase() == Phase::Outcome) {
         pos.generate(list);
@@ -620,7 +622,7 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model) 
         for (const Event o : list) {
             Position child = pos;
             child.apply(o);
-            sum += pos.probability(o) * modelledValue(child, depth, me, model);
+            sum += pos.probability(o) * modelledValue(child, depth, me, model, cap);
         }
         return sum;
     }
@@ -631,7 +633,7 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model) 
         for (const Event e : list) {
             Position child = pos;
             child.apply(e);
-            sum += modelledValue(child, next, me, model);
+            sum += modelledValue(child, next, me, model, cap);
         }
         return sum / list.size();
     }
@@ -640,7 +642,7 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model) 
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
-        const double v = modelledValue(child, next, me, model);
+        const double v = modelledValue(child, next, me, model, cap);
         best = me == Player::One ? std::max(best, v) : std::min(best, v);
     }
     return best;
@@ -663,8 +665,9 @@ TEST_CASE("Opponent model: the search equals expectiminimax with the model's mea
                 const int searched =
                     depth + depthExtension(pos, {.contempt = 0, .opponent = model}, withoutMove);
                 CHECK(report.depth == searched);
+                ModelCap cap(model, opponent(pos.decider()));
                 const double expected =
-                    deciderView(pos, modelledValue(pos, searched, pos.decider(), model));
+                    deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap));
                 CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
             }
         }
@@ -673,11 +676,7 @@ TEST_CASE("Opponent model: the search equals expectiminimax with the model's mea
 
 TEST_CASE("Opponent model: a depth limit is raised where the modelled side can be boxed in") {
     const Rules rules = Rules::preset(Ruleset::Kelly);
-    const auto at = [&](std::string_view dfen) {
-        const auto pos = Position::fromDfen(dfen, rules);
-        REQUIRE(pos);
-        return *pos;
-    };
+    const auto at = [&](std::string_view dfen) { return testing::fromDfen(dfen, rules); };
     const Play greedy{.contempt = 0, .opponent = Baseline::Greedy};
     race::WithoutMoveCache withoutMove;
     // One piece against three, two against four: on some board they have no move.
@@ -697,4 +696,37 @@ TEST_CASE("Opponent model: a depth limit is raised where the modelled side can b
     CHECK(searcher.run(oneByThree, depthLimit(2)).depth == 2);
     searcher.setPlay(greedy);
     CHECK(searcher.run(oneByThree, depthLimit(2)).depth == 2 + kBoxingExtension);
+}
+
+TEST_CASE("Opponent model: leaves are held to the race cap") {
+    const Rules rules = Rules::preset(Ruleset::Kelly);
+    const auto at = [&](std::string_view dfen) { return testing::fromDfen(dfen, rules); };
+    // A Sabacc and a Strider against a Ng'ok that greedy never attacks with and that two
+    // pieces cannot box in: a draw at best, which the evaluation does not know.
+    const Position twoByOne = at("./............/S...T..n.... 1 2 0 1");
+    REQUIRE(eval::evaluate(twoByOne) > 0.05);
+    ModelCap greedyCap(Baseline::Greedy, Player::Two);
+    CHECK(greedyCap.cap(twoByOne) == doctest::Approx(0.0));
+    CHECK(greedyCap.apply(twoByOne, 0.3) == doctest::Approx(0.0));
+    CHECK(greedyCap.apply(twoByOne, -0.3) == doctest::Approx(-0.3));
+    // The cap is the race's (2 score - 1), for either side modelled.
+    const std::array<Creature, 2> own = {twoByOne.at(*Cell::parse("c1")).creature(),
+                                         twoByOne.at(*Cell::parse("c5")).creature()};
+    const std::array<Creature, 1> other = {twoByOne.at(*Cell::parse("c8")).creature()};
+    const race::OpponentAttacks random;  // every attack
+    const auto bound = race::bound(rules, own, other, random);
+    REQUIRE(bound);
+    const Position mirrored = at("./............/s...t..N.... 2 2 0 1");
+    ModelCap randomCap(Baseline::Random, Player::One);
+    CHECK(randomCap.cap(mirrored) == doctest::Approx(2 * bound->score - 1));
+    CHECK(randomCap.apply(mirrored, -0.9) == doctest::Approx(-0.9));
+    CHECK(randomCap.apply(mirrored, -1 + 1e-9) == doctest::Approx(-(2 * bound->score - 1)));
+    // Three against one: boxed in, the Ng'ok must attack; the race sets no cap.
+    CHECK(greedyCap.cap(at("./............/S...TH.n.... 1 2 0 1")) == doctest::Approx(1.0));
+
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    CHECK(searcher.run(twoByOne, depthLimit(2)).lines.at(0).value > 0.05);
+    searcher.setPlay({.contempt = 0, .opponent = Baseline::Greedy});
+    CHECK(searcher.run(twoByOne, depthLimit(2)).lines.at(0).value <= 1e-9);
 }

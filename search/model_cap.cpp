@@ -1,0 +1,60 @@
+#include "model_cap.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "splitmix.h"
+
+namespace dejarik::search {
+
+namespace {
+
+// A random key per (owner, creature): an army's key is the sum over its pieces, the same
+// for every order and arrangement of them, so one entry serves every board of two armies.
+constexpr auto kMaterialKeys = [] {
+    std::array<std::array<std::uint64_t, kMaxCreatures>, 2> keys{};
+    std::uint64_t state = 0x4A7E5CA9ull;
+    for (auto& side : keys)
+        for (auto& k : side)
+            k = splitmix64(state);
+    return keys;
+}();
+
+std::vector<Creature> army(const Position& pos, Player owner) {
+    std::vector<Creature> out;
+    for (const Cell c : pos.pieces(owner))
+        out.push_back(pos.at(c).creature());
+    return out;
+}
+
+}  // namespace
+
+double ModelCap::cap(const Position& pos) {
+    std::uint64_t key = pos.rules().fingerprint();
+    for (const Player p : {Player::One, Player::Two})
+        for (const Cell c : pos.pieces(p))
+            key += kMaterialKeys[index(p)][static_cast<int>(pos.at(c).creature())];
+    Entry& e = entries_[key % kEntries];
+    if (e.key == key) return e.cap;
+    const Rules& rules = pos.rules();
+    const race::OpponentAttacks attacks = [&rules, model = model_](Creature attacker,
+                                                                   Creature defender) {
+        return mayChooseAttack(model, rules, attacker, defender);
+    };
+    const Player free = opponent(modelled_);
+    const auto bound = race::bound(rules, army(pos, free), army(pos, modelled_), attacks,
+                                   race::Boxing::WhereArmiesAllow, &withoutMove_);
+    e = {key, bound ? 2 * bound->score - 1 : 1.0};
+    return e.cap;
+}
+
+double ModelCap::apply(const Position& pos, double value) {
+    // A value of exactly -1 would claim a certain loss the evaluation never does: the cap
+    // stays strictly inside, as every evaluation (eval::evaluate).
+    constexpr double kFloor = -0.999;
+    const double limit = std::max(cap(pos), kFloor);
+    const double sign = perspective(opponent(modelled_));
+    return sign * std::min(sign * value, limit);
+}
+
+}  // namespace dejarik::search
