@@ -472,9 +472,7 @@ int runOdds(const std::vector<std::string>& args) {
             if (!baseline)
                 throw UsageError{"--against: '" + against +
                                  "' is not a baseline player (random, greedy, cautious)"};
-            opponent = [&rules, player = *baseline](Creature attacker, Creature defender) {
-                return search::mayChooseAttack(player, rules, attacker, defender);
-            };
+            opponent = search::raceModel(*baseline, rules);
         }
         printLines(
             raceLines(rules, armies, opponent,

@@ -28,10 +28,9 @@ std::string signedValue(double v) {
 
 // The position's armies as "KL v s", player 1 first.
 std::string armies(const Position& pos) {
-    std::vector<Creature> one, two;
-    for (const Cell c : pos.occupied())
-        (pos.at(c).owner() == Player::One ? one : two).push_back(pos.at(c).creature());
-    return tables::Material{tables::Army::of(one), tables::Army::of(two)}.name();
+    return tables::Material{tables::Army::of(pos.army(Player::One)),
+                            tables::Army::of(pos.army(Player::Two))}
+        .name();
 }
 
 // Background work must not take the CPU from the search or a GUI: the lowest priority for

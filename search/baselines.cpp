@@ -216,6 +216,12 @@ bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker, Cre
     return false;
 }
 
+race::OpponentAttacks raceModel(Baseline player, const Rules& rules) {
+    return [player, &rules](Creature attacker, Creature defender) {
+        return mayChooseAttack(player, rules, attacker, defender);
+    };
+}
+
 Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {
     switch (player) {
         case Baseline::Random:

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "position.h"
+#include "race.h"
 
 namespace dejarik::search {
 
@@ -42,6 +43,9 @@ void baselineChoices(Baseline player, const Position& pos, EventList& out);
 // is made of.
 [[nodiscard]] bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker,
                                    Creature defender);
+
+// mayChooseAttack as race::bound's opponent model; `rules` must outlive it.
+[[nodiscard]] race::OpponentAttacks raceModel(Baseline player, const Rules& rules);
 
 // The decision of `player`.
 [[nodiscard]] Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState);

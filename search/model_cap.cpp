@@ -1,7 +1,6 @@
 #include "model_cap.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "splitmix.h"
 
@@ -20,13 +19,6 @@ constexpr auto kMaterialKeys = [] {
     return keys;
 }();
 
-std::vector<Creature> army(const Position& pos, Player owner) {
-    std::vector<Creature> out;
-    for (const Cell c : pos.pieces(owner))
-        out.push_back(pos.at(c).creature());
-    return out;
-}
-
 }  // namespace
 
 double ModelCap::cap(const Position& pos) {
@@ -36,14 +28,10 @@ double ModelCap::cap(const Position& pos) {
             key += kMaterialKeys[index(p)][static_cast<int>(pos.at(c).creature())];
     Entry& e = entries_[key % kEntries];
     if (e.key == key) return e.cap;
-    const Rules& rules = pos.rules();
-    const race::OpponentAttacks attacks = [&rules, model = model_](Creature attacker,
-                                                                   Creature defender) {
-        return mayChooseAttack(model, rules, attacker, defender);
-    };
     const Player free = opponent(modelled_);
-    const auto bound = race::bound(rules, army(pos, free), army(pos, modelled_), attacks,
-                                   race::Boxing::WhereArmiesAllow, &withoutMove_);
+    const auto bound =
+        race::bound(pos.rules(), pos.army(free), pos.army(modelled_),
+                    raceModel(model_, pos.rules()), race::Boxing::WhereArmiesAllow, &withoutMove_);
     e = {key, bound ? 2 * bound->score - 1 : 1.0};
     return e.cap;
 }

@@ -742,11 +742,8 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
 int depthExtension(const Position& root, const Play& play, race::WithoutMoveCache& withoutMove) {
     if (!play.opponent || root.rules().courtier()) return 0;
     const Player decider = root.decider();
-    std::vector<Creature> modelled;
-    for (const Cell c : root.pieces(opponent(decider)))
-        modelled.push_back(root.at(c).creature());
     const int others = static_cast<int>(root.pieces(decider).count());
-    return withoutMove(root.rules(), modelled, others) ? kBoxingExtension : 0;
+    return withoutMove(root.rules(), root.army(opponent(decider)), others) ? kBoxingExtension : 0;
 }
 
 struct Searcher::Impl {

@@ -13,6 +13,13 @@
 
 namespace dejarik {
 
+std::vector<Creature> Position::army(Player p) const {
+    std::vector<Creature> out;
+    for (const Cell c : pieces(p))
+        out.push_back(at(c).creature());
+    return out;
+}
+
 namespace {
 
 using dfen::fail;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "board.h"
 #include "event.h"
@@ -51,6 +52,8 @@ class Position {
     [[nodiscard]] const Rules& rules() const { return *rules_; }
     [[nodiscard]] Piece at(Cell c) const { return board_[c.index()]; }
     [[nodiscard]] Bitboard pieces(Player p) const { return occupancy_[index(p)]; }
+    // The creatures of p's pieces, by cell.
+    [[nodiscard]] std::vector<Creature> army(Player p) const;
     [[nodiscard]] Bitboard occupied() const { return occupancy_[0] | occupancy_[1]; }
     [[nodiscard]] Bitboard emptyCells() const { return ~occupied(); }
     [[nodiscard]] Player sideToMove() const { return st_.side; }

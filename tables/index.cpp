@@ -255,9 +255,8 @@ std::optional<Placement> place(const Position& pos) {
 }
 
 std::optional<Material> materialOf(const Position& pos) {
-    std::array<std::vector<Creature>, 2> sides;
-    for (const Cell c : pos.occupied())
-        sides[index(pos.at(c).owner())].push_back(pos.at(c).creature());
+    const std::array<std::vector<Creature>, 2> sides = {pos.army(Player::One),
+                                                        pos.army(Player::Two)};
     if (sides[0].size() + sides[1].size() > static_cast<std::size_t>(kMaxPieces))
         return std::nullopt;
     const Material m{Army::of(sides[0]), Army::of(sides[1])};
@@ -266,9 +265,8 @@ std::optional<Material> materialOf(const Position& pos) {
 }
 
 std::vector<Material> setsFor(const Position& pos) {
-    std::array<std::vector<Creature>, 2> sides;
-    for (const Cell c : pos.occupied())
-        sides[index(pos.at(c).owner())].push_back(pos.at(c).creature());
+    const std::array<std::vector<Creature>, 2> sides = {pos.army(Player::One),
+                                                        pos.army(Player::Two)};
     const std::size_t n = sides[0].size() + sides[1].size();
     if (n > static_cast<std::size_t>(kMaxPieces) + 1 || sides[0].size() > kMaxPieces ||
         sides[1].size() > kMaxPieces)

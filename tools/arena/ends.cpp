@@ -11,9 +11,7 @@ namespace dejarik::arena {
 namespace {
 
 std::vector<Creature> army(const Position& pos, Player p) {
-    std::vector<Creature> out;
-    for (const Cell c : pos.pieces(p))
-        out.push_back(pos.at(c).creature());
+    std::vector<Creature> out = pos.army(p);
     std::ranges::sort(out);
     return out;
 }
@@ -45,11 +43,7 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
         }
         const Rules& rules = *entry;
         const race::OpponentAttacks model =
-            options.against
-                ? race::OpponentAttacks([&rules, b = *options.against](Creature a, Creature d) {
-                      return search::mayChooseAttack(b, rules, a, d);
-                  })
-                : race::OpponentAttacks{};
+            options.against ? search::raceModel(*options.against, rules) : race::OpponentAttacks{};
         const auto bound = [&](const Position& pos) {
             const auto own = army(pos, me), other = army(pos, them);
             if (other.empty()) return 1.0;
