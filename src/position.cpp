@@ -40,7 +40,9 @@ std::string playerName(Player p) {
 // one code.
 template <typename Visit>
 void forEachArrangement(const std::array<std::uint8_t, 4>& reserve, Visit&& visit) {
-    std::array<std::uint8_t, 4> order = reserve;
+    // ints, not bytes: g++ 12 at -O3 reports a false stringop-overflow in next_permutation's
+    // swaps of a byte array.
+    std::array<int, 4> order{reserve[0], reserve[1], reserve[2], reserve[3]};
     do {
         std::uint8_t slots = 0;
         std::uint8_t used = 0;

@@ -239,10 +239,8 @@ std::optional<Placement> place(const Position& pos) {
     const int a = out.swapped ? 1 : 0;
     out.slot = code[a] * kArmyCodes + code[1 - a];
     std::array<Cell, kMaxPieces> tuple;
-    for (int i = 0; i < count[a]; ++i)
-        tuple[i] = Cell(keys[a][i] & 31);
-    for (int i = 0; i < count[1 - a]; ++i)
-        tuple[count[a] + i] = Cell(keys[1 - a][i] & 31);
+    for (int i = 0; i < n; ++i)
+        tuple[i] = Cell((i < count[a] ? keys[a][i] : keys[1 - a][i - count[a]]) & 31);
     out.key.orbit = Orbits::of(n).orbit(tuple);
     const Player mover = pos.sideToMove();
     out.key.side = index(mover) == a ? 0 : 1;
