@@ -94,11 +94,13 @@ class Engine {
 
     void send(const std::string& line) { REQUIRE(process_->send(line)); }
 
-    // Lines up to and including the first starting with `prefix`.
-    std::vector<std::string> until(std::string_view prefix) {
+    // Lines up to and including the first starting with `prefix`, which must come within
+    // `timeout`.
+    std::vector<std::string> until(std::string_view prefix,
+                                   std::chrono::milliseconds timeout = kLiveness) {
         std::vector<std::string> partial;
         auto lines = process_->readUntil(
-            [&](const std::string& l) { return startsWith(l, prefix); }, kLiveness, &partial);
+            [&](const std::string& l) { return startsWith(l, prefix); }, timeout, &partial);
         if (!lines) {
             std::string seen;
             for (const auto& l : partial)
