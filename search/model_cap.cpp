@@ -21,27 +21,40 @@ constexpr auto kMaterialKeys = [] {
 
 }  // namespace
 
-double ModelCap::cap(const Position& pos) {
+ModelCap::Entry& ModelCap::entry(const Position& pos) {
     std::uint64_t key = pos.rules().fingerprint();
     for (const Player p : {Player::One, Player::Two})
         for (const Cell c : pos.pieces(p))
             key += kMaterialKeys[index(p)][static_cast<int>(pos.at(c).creature())];
     Entry& e = entries_[key % kEntries];
-    if (e.key == key) return e.cap;
+    if (e.key != key) e = {key, computeCap(pos, race::Boxing::Never), 1, false};
+    return e;
+}
+
+double ModelCap::computeCap(const Position& pos, race::Boxing boxing) {
+    ++computed_;
     const Player free = opponent(modelled_);
-    const auto bound =
-        race::bound(pos.rules(), pos.army(free), pos.army(modelled_),
-                    raceModel(model_, pos.rules()), race::Boxing::WhereArmiesAllow, &withoutMove_);
-    e = {key, bound ? 2 * bound->score - 1 : 1.0};
-    return e.cap;
+    const auto bound = race::bound(pos.rules(), pos.army(free), pos.army(modelled_),
+                                   raceModel(model_, pos.rules()), boxing, &withoutMove_);
+    return bound ? 2 * bound->score - 1 : 1.0;
+}
+
+double ModelCap::cap(const Position& pos) {
+    Entry& e = entry(pos);
+    if (!e.boxedKnown) {
+        e.boxed = computeCap(pos, race::Boxing::WhereArmiesAllow);
+        e.boxedKnown = true;
+    }
+    return e.boxed;
 }
 
 double ModelCap::apply(const Position& pos, double value) {
+    const double sign = perspective(opponent(modelled_));
+    if (sign * value <= entry(pos).unboxed) return value;  // under both caps
     // A value of exactly -1 would claim a certain loss the evaluation never does: the cap
     // stays strictly inside, as every evaluation (eval::evaluate).
     constexpr double kFloor = -0.999;
     const double limit = std::max(cap(pos), kFloor);
-    const double sign = perspective(opponent(modelled_));
     return sign * std::min(sign * value, limit);
 }
 

@@ -311,16 +311,24 @@ class Worker {
     eval::Contempt contempt_;           // none: value 0
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
-    std::optional<ModelCap> cap_;  // under opponent_, kept from search to search
+    std::optional<ModelCap> cap_;     // under opponent_, kept from search to search
+    std::uint64_t capsComputed_ = 0;  // cap_->computed() at the last poll
 };
 
 // Counts the node and polls the stop conditions: the node budget exactly, the clock every
-// 1024 nodes, when other threads' counts are published too.
+// 1024 nodes, when other threads' counts are published too, and after every race cap the
+// model computed (the first nodes with new armies cost milliseconds each: 1024 of them
+// once took 100 ms, over a 25 ms movetime).
 bool Worker::enter(int ply) {
     ++nodes_;
     seldepth_ = std::max(seldepth_, ply);
-    const bool poll = (nodes_ & 1023) == 0;
-    if (poll && control_.helperNodes && !managesTime_)
+    const bool counted = (nodes_ & 1023) == 0;
+    bool poll = counted;
+    if (cap_ && cap_->computed() != capsComputed_) {
+        capsComputed_ = cap_->computed();
+        poll = true;
+    }
+    if (counted && control_.helperNodes && !managesTime_)
         control_.helperNodes->fetch_add(1024, std::memory_order_relaxed);
     if (managesTime_) {
         const std::uint64_t others =

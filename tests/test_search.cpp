@@ -698,6 +698,33 @@ TEST_CASE("Opponent model: a depth limit is raised where the modelled side can b
     CHECK(searcher.run(oneByThree, depthLimit(2)).depth == 2 + kBoxingExtension);
 }
 
+TEST_CASE("Opponent model: the cap without boxing in settles what it can, exactly") {
+    // apply() skips the board search where the value is under the cap without boxing in;
+    // it must give what min(value, cap with boxing in) gives everywhere.
+    constexpr double kFloor = -0.999;
+    int clipped = 0;
+    for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess, Ruleset::Dalsian}) {
+        const Rules rules = Rules::preset(r);
+        for (const Baseline model : {Baseline::Random, Baseline::Greedy, Baseline::Cautious})
+            for (const Player modelled : {Player::One, Player::Two}) {
+                ModelCap fast(model, modelled), full(model, modelled);
+                const double sign = perspective(opponent(modelled));
+                for (const Position& pos : samplePositions(rules, 30, 53)) {
+                    if (pos.isOver()) continue;
+                    CAPTURE(pos.dfen());
+                    const double cap = full.cap(pos);
+                    for (const double value : {-0.9, -0.3, 0.0, 0.3, 0.6, 0.9, 0.99}) {
+                        const double expected =
+                            sign * std::min(sign * value, std::max(cap, kFloor));
+                        CHECK(fast.apply(pos, value) == expected);
+                        if (expected != value) ++clipped;
+                    }
+                }
+            }
+    }
+    CHECK(clipped > 0);  // some values were held: the test can tell
+}
+
 TEST_CASE("Opponent model: leaves are held to the race cap") {
     const Rules rules = Rules::preset(Ruleset::Kelly);
     const auto at = [&](std::string_view dfen) { return testing::fromDfen(dfen, rules); };
