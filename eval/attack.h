@@ -27,6 +27,34 @@ struct Boxed {
     bool attacker = false;
 };
 
+// The chances that an attack with these outcome odds removes the defender (a kill, or a push
+// that kills it) and the attacker (a counter-kill, or a counter-push that kills it).
+struct DecisiveOdds {
+    double defenderDies = 0;
+    double attackerDies = 0;
+};
+
+[[nodiscard]] constexpr DecisiveOdds decisiveOdds(const std::array<double, 4>& odds,
+                                                  BlockedPush policy, Boxed boxed) {
+    DecisiveOdds d{odds[static_cast<int>(Outcome::Kill)],
+                   odds[static_cast<int>(Outcome::CounterKill)]};
+    // Added only where they kill (not as "+ 0.0", which the compiler may not drop).
+    if (policy != BlockedPush::Stay && boxed.defender)
+        d.defenderDies += odds[static_cast<int>(Outcome::Push)];
+    if (policy == BlockedPush::Kill && boxed.attacker)
+        d.attackerDies += odds[static_cast<int>(Outcome::CounterPush)];
+    return d;
+}
+
+// The attacker's share of the attack's decisive outcomes: the chance that, if it removes a
+// piece, the piece is the defender; one half when it can remove none.
+[[nodiscard]] constexpr double decisiveShare(const std::array<double, 4>& odds, BlockedPush policy,
+                                             Boxed boxed) {
+    const DecisiveOdds d = decisiveOdds(odds, policy, boxed);
+    const double decisive = d.defenderDies + d.attackerDies;
+    return decisive > 0 ? d.defenderDies / decisive : 0.5;
+}
+
 // The expected gain, in the stakes' units, of an attack with these outcome odds
 // (Rules::combat(attacker, defender).probability).
 [[nodiscard]] constexpr double attackGain(const std::array<double, 4>& odds,
@@ -34,17 +62,14 @@ struct Boxed {
                                           Boxed boxed) {
     const bool pushKills = policy != BlockedPush::Stay && boxed.defender;
     const bool counterPushKills = policy == BlockedPush::Kill && boxed.attacker;
-    const double push = odds[static_cast<int>(Outcome::Push)];
-    const double counterPush = odds[static_cast<int>(Outcome::CounterPush)];
-    // Added only where they kill (not as "+ 0.0", which the compiler may not drop).
-    double kill = odds[static_cast<int>(Outcome::Kill)];
-    double killed = odds[static_cast<int>(Outcome::CounterKill)];
-    if (pushKills) kill += push;
-    if (counterPushKills) killed += counterPush;
-    double gain = kill * stakes.defender - killed * stakes.attacker;
-    if (stakes.displacement != 0)
+    const DecisiveOdds d = decisiveOdds(odds, policy, boxed);
+    double gain = d.defenderDies * stakes.defender - d.attackerDies * stakes.attacker;
+    if (stakes.displacement != 0) {
+        const double push = odds[static_cast<int>(Outcome::Push)];
+        const double counterPush = odds[static_cast<int>(Outcome::CounterPush)];
         gain += stakes.displacement *
                 ((pushKills ? 0.0 : push) - (counterPushKills ? 0.0 : counterPush));
+    }
     return gain;
 }
 

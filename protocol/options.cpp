@@ -20,7 +20,7 @@ constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "r
 
 constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 
-constexpr std::array<Option, 13> kEngineOptions = {{
+constexpr std::array<Option, 14> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -39,6 +39,13 @@ constexpr std::array<Option, 13> kEngineOptions = {{
          s.play.opponent = search::parseBaseline(v.text);  // nothing for minimax
      },
      "opponent", "the search's model of the opponent: minimax, or a baseline player's choices"},
+    {OptionSpec::spin("AttackShare", static_cast<std::int64_t>(100 * kDefaults.play.attackShare), 0,
+                      100),
+     Effect::None, nullptr,
+     [](Settings& s, const OptionValue& v) { s.play.attackShare = v.number / 100.0; },
+     "attack-share",
+     "the engine attacks, while it can do anything else, only where at least this many "
+     "hundredths of the pieces the attack removes are the defender"},
     {OptionSpec::button("Clear Hash"),
      Effect::ClearHash,
      nullptr,

@@ -135,9 +135,11 @@ class Worker {
     // save work.
     void begin(TranspositionTable* tt, const Control& control, bool managesTime,
                const tables::Tablebase* tables, eval::Contempt contempt = {},
-               std::optional<Baseline> opponent = {}, Player modelled = Player::Two) {
+               std::optional<Baseline> opponent = {}, Player modelled = Player::Two,
+               double attackShare = 0) {
         opponent_ = opponent;
         modelled_ = modelled;
+        attackShare_ = attackShare;
         if (!opponent)
             cap_.reset();
         else if (!cap_ || cap_->model() != *opponent || cap_->modelled() != modelled)
@@ -311,6 +313,7 @@ class Worker {
     eval::Contempt contempt_;           // none: value 0
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
+    double attackShare_ = 0;          // Play::attackShare, for the player who is not modelled_
     std::optional<ModelCap> cap_;     // under opponent_, kept from search to search
     std::uint64_t capsComputed_ = 0;  // cap_->computed() at the last poll
 };
@@ -444,6 +447,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
 
     EventList list;
     pos.generate(list);
+    if (attackShare_ > 0 && pos.decider() != modelled_) dropPoorAttacks(pos, list, attackShare_);
     orderDecisions(pos, list, ttMove);
     const bool maximizing = pos.decider() == Player::One;
     const int nextDepth = childDepth(pos, depth);
@@ -497,6 +501,8 @@ double Worker::probe(const Position& child, int depth, double alpha, double beta
     }
     EventList list;
     child.generate(list);
+    if (attackShare_ > 0 && child.decider() != modelled_)
+        dropPoorAttacks(child, list, attackShare_);
     if (first.isNone() || !list.contains(first)) {
         orderDecisions(child, list, Event());
         first = list[0];
@@ -747,6 +753,28 @@ double prunedValue(const Position& pos, int depth, std::uint64_t& nodes,
     return v;
 }
 
+void dropPoorAttacks(const Position& pos, EventList& list, double minShare) {
+    const Rules& rules = pos.rules();
+    if (rules.drawTurns() > 0 &&
+        static_cast<int>(pos.quiet()) >= 2 * rules.drawTurns() - kAttackShareLate)
+        return;
+    const auto isAttack = [](Event e) { return e.kind() == EventKind::Attack; };
+    if (std::all_of(list.begin(), list.end(), isAttack)) return;
+    const Bitboard empty = pos.emptyCells();
+    EventList kept;
+    for (const Event e : list) {
+        if (isAttack(e)) {
+            const eval::Boxed boxed{(board::adjacent(e.to()) & empty).empty(),
+                                    (board::adjacent(e.from()) & empty).empty()};
+            const auto& odds =
+                rules.combat(pos.at(e.from()).creature(), pos.at(e.to()).creature()).probability;
+            if (eval::decisiveShare(odds, rules.blockedPush(), boxed) < minShare) continue;
+        }
+        kept.push(e);
+    }
+    list = kept;
+}
+
 int depthExtension(const Position& root, const Play& play, race::WithoutMoveCache& withoutMove) {
     if (!play.opponent || root.rules().courtier()) return 0;
     const Player decider = root.decider();
@@ -758,16 +786,18 @@ struct Searcher::Impl {
     Options options;
     eval::Tunables tunables;  // every worker's memo has these
     Play play;
-    // What the table's values were found with besides the position: the contempt and the
-    // opponent model, and for whom (the side only matters when either is on).
+    // What the table's values were found with besides the position: the contempt, the
+    // opponent model and the attack share, and for whom (the side only matters when one of
+    // them is on).
     struct Flavour {
         eval::Contempt contempt;
         std::optional<Baseline> opponent;
+        double attackShare = 0;
         Player decider = Player::One;
         bool operator==(const Flavour& o) const {
-            const bool sided = contempt.value > 0 || opponent;
+            const bool sided = contempt.value > 0 || opponent || attackShare > 0;
             return contempt.value == o.contempt.value && opponent == o.opponent &&
-                   (!sided || decider == o.decider);
+                   attackShare == o.attackShare && (!sided || decider == o.decider);
         }
     };
     Flavour flavour;
@@ -921,7 +951,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
         w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
-                 opponent(root.decider()));
+                 opponent(root.decider()), play.attackShare);
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -1030,15 +1060,17 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    if (const Flavour f{contemptFor(root), play.opponent, root.decider()}; !(f == flavour)) {
-        tt.clear();  // its values were found with another contempt or opponent model
+    if (const Flavour f{contemptFor(root), play.opponent, play.attackShare, root.decider()};
+        !(f == flavour)) {
+        tt.clear();  // its values were found with another contempt, model or attack share
         flavour = f;
     }
     main.begin(&tt, control, true, tables.get(), contemptFor(root), play.opponent,
-               opponent(root.decider()));
+               opponent(root.decider()), play.attackShare);
 
     EventList legal;
     root.generate(legal);
+    if (play.attackShare > 0) dropPoorAttacks(root, legal, play.attackShare);
     {
         TTData e;
         const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();

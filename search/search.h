@@ -93,6 +93,12 @@ struct Play {
     // decisions are averaged over the ones it chooses among (baselineChoices), so that the
     // search plays for what that player will do.
     std::optional<Baseline> opponent;
+    // The least decisive share (eval::decisiveShare) an attack of the player the search
+    // decides for must have while that player has another legal action (dropPoorAttacks);
+    // 0: every attack. Under holochess's dice every attack removes a piece one roll in six
+    // either way, and only a push onto a boxed-in piece tips the share: against `random` the
+    // engine gains by attacking only such pieces (docs/search.md, "Attack share").
+    double attackShare = 0;
 };
 
 using InfoCallback = std::function<void(const Info&)>;
@@ -154,6 +160,15 @@ class Searcher {
 // the quiet actions from the last attack to the one that realises it, so that the side it
 // serves hurries toward that attack (docs/tables.md, "In the search and the engine").
 inline constexpr double kTableFade = 0.99;
+
+// The last actions before the quiet draw, in which Play::attackShare no longer holds: an
+// attack at any odds may then be worth more than the draw.
+inline constexpr int kAttackShareLate = 20;
+
+// Removes from the decisions `list` of `pos` the attacks whose decisive share, with the
+// board's boxed-in pieces, is below `minShare`, unless the list holds nothing else or the
+// quiet counter is within kAttackShareLate actions of the quiet draw.
+void dropPoorAttacks(const Position& pos, EventList& list, double minShare);
 
 // Under an opponent model (Play::opponent) a table value counts only from this size on:
 // the tables assume optimal play by the modelled side, which only a decisive value

@@ -614,6 +614,31 @@ TEST_CASE("attack gain: blocked pushes count as kills where BlockedPush says so"
           doctest::Approx(0.7 * 2 - 0.1 * 3));
 }
 
+TEST_CASE("decisive share: the attacker's part of the pieces an attack removes") {
+    // Kill, push, counter-push, counter-kill.
+    const std::array<double, 4> odds = {0.4, 0.3, 0.2, 0.1};
+    const eval::Boxed both{true, true};
+    CHECK(eval::decisiveShare(odds, BlockedPush::Stay, both) == doctest::Approx(0.4 / 0.5));
+    CHECK(eval::decisiveShare(odds, BlockedPush::KillOnPush, both) == doctest::Approx(0.7 / 0.8));
+    CHECK(eval::decisiveShare(odds, BlockedPush::Kill, both) == doctest::Approx(0.7 / 1.0));
+    CHECK(eval::decisiveShare(odds, BlockedPush::Kill, {false, true}) ==
+          doctest::Approx(0.4 / 0.7));
+    // An attack that can remove nothing is even.
+    CHECK(eval::decisiveShare({0, 0.5, 0.5, 0}, BlockedPush::Stay, {}) == 0.5);
+    // Holochess: a roll of 6 kills and a roll of 1 counter-kills whatever the creatures, so
+    // only a boxed-in piece tips the share.
+    const Rules& holochess = preset(Ruleset::Holochess);
+    const int n = holochess.creatureCount();
+    for (int a = 0; a < n; ++a)
+        for (int d = 0; d < n; ++d) {
+            const auto& p =
+                holochess.combat(static_cast<Creature>(a), static_cast<Creature>(d)).probability;
+            CHECK(eval::decisiveShare(p, holochess.blockedPush(), {}) == doctest::Approx(0.5));
+            CHECK(eval::decisiveShare(p, holochess.blockedPush(), {true, false}) >= 0.5);
+            CHECK(eval::decisiveShare(p, holochess.blockedPush(), {false, true}) <= 0.5);
+        }
+}
+
 namespace {
 
 // The sample positions, and some with the rarer terms: holds near a win, a piece on `a`

@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 24 + 1);
+        REQUIRE(lines.size() == 2 + 25 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -103,6 +103,7 @@ TEST_SUITE("session") {
             "option name Contempt type spin default 0 min 0 max 90",
             "option name Opponent type combo default minimax var minimax var random var greedy "
             "var cautious",
+            "option name AttackShare type spin default 0 min 0 max 100",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random var "
@@ -636,7 +637,7 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 2 + 24 + 1);  // id lines, options, deiok
+        CHECK(e.until("deiok").size() == 2 + 25 + 1);  // id lines, options, deiok
     }
 
     TEST_CASE("an error line echoes long tokens cut and bytes of no character as '?'") {

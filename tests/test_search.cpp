@@ -612,7 +612,8 @@ namespace {
 // Expectiminimax with the opponent of `me` replaced by `model`: its decisions are the mean
 // over baselineChoices, mine the best, chance nodes the mean over the dice, leaves held to
 // the race cap. Player 1's view.
-double modelledValue(const Position& pos, int depth, Player me, Baseline model, ModelCap& cap) {
+double modelledValue(const Position& pos, int depth, Player me, Baseline model, ModelCap& cap,
+                     double attackShare = 0) {
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
     if (pos.phase() == Phase::Decision && depth <= 0) return cap.apply(pos, eval::evaluate(pos));
     EventList list;
@@ -622,7 +623,7 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model, 
         for (const Event o : list) {
             Position child = pos;
             child.apply(o);
-            sum += pos.probability(o) * modelledValue(child, depth, me, model, cap);
+            sum += pos.probability(o) * modelledValue(child, depth, me, model, cap, attackShare);
         }
         return sum;
     }
@@ -633,16 +634,17 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model, 
         for (const Event e : list) {
             Position child = pos;
             child.apply(e);
-            sum += modelledValue(child, next, me, model, cap);
+            sum += modelledValue(child, next, me, model, cap, attackShare);
         }
         return sum / list.size();
     }
     pos.generate(list);
+    if (attackShare > 0) dropPoorAttacks(pos, list, attackShare);
     double best = me == Player::One ? -2 : 2;
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
-        const double v = modelledValue(child, next, me, model, cap);
+        const double v = modelledValue(child, next, me, model, cap, attackShare);
         best = me == Player::One ? std::max(best, v) : std::min(best, v);
     }
     return best;
@@ -672,6 +674,95 @@ TEST_CASE("Opponent model: the search equals expectiminimax with the model's mea
             }
         }
     }
+}
+
+TEST_CASE("Attack share: the search equals expectiminimax over the attacks it keeps") {
+    const Rules rules = Rules::preset(Ruleset::Holochess);
+    constexpr double kShare = 0.6;
+    int differ = 0;
+    for (const Baseline model : {Baseline::Random, Baseline::Greedy}) {
+        for (const Position& pos : samplePositions(rules, 12, 43)) {
+            CAPTURE(pos.dfen());
+            const int depth = pos.actionsLeft() == 1 ? 2 : 3;
+            Searcher searcher;
+            searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+            const Play play{.contempt = 0, .opponent = model, .attackShare = kShare};
+            searcher.setPlay(play);
+            const Report report = searcher.run(pos, depthLimit(depth));
+            race::WithoutMoveCache withoutMove;
+            const int searched = depth + depthExtension(pos, play, withoutMove);
+            ModelCap cap(model, opponent(pos.decider()));
+            const double expected =
+                deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap, kShare));
+            CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
+            const double all =
+                deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap));
+            if (std::abs(all - expected) > 1e-6) ++differ;
+        }
+    }
+    CHECK(differ > 0);  // the share changed some values: the test can tell
+}
+
+TEST_CASE("Attack share: only attacks below it are dropped, and only while there is a choice") {
+    const Rules rules = Rules::preset(Ruleset::Holochess);
+    const auto attacks = [](const EventList& list) {
+        std::vector<std::string> out;
+        for (const Event e : list)
+            if (e.kind() == EventKind::Attack) out.push_back(e.token());
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    // The Strider t on c2 is boxed in by S, G and N: a push kills it. The K'lor'slug k on
+    // b5 is free: against it, as against t from G and N, a roll of 6 and a roll of 1 are the
+    // only ways a piece goes, an even share.
+    const Position pos = testing::fromDfen("./.N.Lk......./StG......... 1 2 0 1", rules);
+    EventList list;
+    pos.generate(list);
+    REQUIRE(attacks(list) == std::vector<std::string>{"b2xc2", "b4xb5", "c1xc2", "c3xc2"});
+    const int moves = list.size() - 4;
+    dropPoorAttacks(pos, list, 0.6);
+    CHECK(attacks(list) == std::vector<std::string>{"c1xc2"});
+    CHECK(list.size() == moves + 1);
+    // 0.5: the even attacks stay.
+    pos.generate(list);
+    dropPoorAttacks(pos, list, 0.5);
+    CHECK(attacks(list).size() == 4);
+    // Within kAttackShareLate actions of the quiet draw every attack stays.
+    const int late = 2 * rules.drawTurns() - kAttackShareLate;
+    const Position near =
+        testing::fromDfen("./.N.Lk......./StG......... 1 2 " + std::to_string(late) + " 30", rules);
+    near.generate(list);
+    dropPoorAttacks(near, list, 0.6);
+    CHECK(attacks(list).size() == 4);
+    const Position before = testing::fromDfen(
+        "./.N.Lk......./StG......... 1 2 " + std::to_string(late - 1) + " 30", rules);
+    before.generate(list);
+    dropPoorAttacks(before, list, 0.6);
+    CHECK(attacks(list).size() == 1);
+    // A Ng'ok boxed in, attacks its only actions: they all stay.
+    const Position boxed = testing::fromDfen("./h.........../Lt.........m 1 2 0 1", rules);
+    boxed.generate(list);
+    const int n = list.size();
+    REQUIRE(n == static_cast<int>(attacks(list).size()));
+    dropPoorAttacks(boxed, list, 0.9);
+    CHECK(list.size() == n);
+
+    // The searcher plays what the share allows: where it attacked, at a share of 1 (which
+    // no attack under holochess's dice reaches) it moves.
+    int attacked = 0;
+    for (const Position& p : samplePositions(rules, 40, 47)) {
+        CAPTURE(p.dfen());
+        Searcher searcher;
+        searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        searcher.setPlay({.contempt = 0, .opponent = Baseline::Random});
+        if (searcher.run(p, depthLimit(2)).lines.at(0).move.kind() != EventKind::Attack) continue;
+        p.generate(list);
+        if (attacks(list).size() == static_cast<std::size_t>(list.size())) continue;
+        ++attacked;
+        searcher.setPlay({.contempt = 0, .opponent = Baseline::Random, .attackShare = 1.0});
+        CHECK(searcher.run(p, depthLimit(2)).lines.at(0).move.kind() != EventKind::Attack);
+    }
+    CHECK(attacked > 0);
 }
 
 TEST_CASE("Opponent model: a depth limit is raised where the modelled side can be boxed in") {
