@@ -6,7 +6,9 @@
 
 #include <array>
 
+#include "board.h"
 #include "dice.h"
+#include "position.h"
 #include "rules.h"
 
 namespace dejarik::eval {
@@ -26,6 +28,12 @@ struct Boxed {
     bool defender = false;
     bool attacker = false;
 };
+
+// Which pieces of the attack `from` -> `to` in `pos` have no free cell next to them.
+[[nodiscard]] inline Boxed boxedIn(const Position& pos, Cell from, Cell to) {
+    const Bitboard empty = pos.emptyCells();
+    return {(board::adjacent(to) & empty).empty(), (board::adjacent(from) & empty).empty()};
+}
 
 // The chances that an attack with these outcome odds removes the defender (a kill, or a push
 // that kills it) and the attacker (a counter-kill, or a counter-push that kills it).

@@ -42,10 +42,8 @@ double attackGain(const Rules& rules, Creature attacker, Creature defender, eval
 
 // The same for the attack from -> to of a position.
 double attackGain(const Position& pos, Cell from, Cell to) {
-    const Bitboard empty = pos.emptyCells();
-    return attackGain(
-        pos.rules(), pos.at(from).creature(), pos.at(to).creature(),
-        {(board::adjacent(to) & empty).empty(), (board::adjacent(from) & empty).empty()});
+    return attackGain(pos.rules(), pos.at(from).creature(), pos.at(to).creature(),
+                      eval::boxedIn(pos, from, to));
 }
 
 // The best expected gain of any attack `player` could declare here, whoever is on turn;

@@ -27,7 +27,7 @@ ModelCap::Entry& ModelCap::entry(const Position& pos) {
         for (const Cell c : pos.pieces(p))
             key += kMaterialKeys[index(p)][static_cast<int>(pos.at(c).creature())];
     Entry& e = entries_[key % kEntries];
-    if (e.key != key) e = {key, computeCap(pos, race::Boxing::Never), 1, false};
+    if (e.key != key) e = {key, computeCap(pos, race::Boxing::Never), std::nullopt};
     return e;
 }
 
@@ -41,11 +41,8 @@ double ModelCap::computeCap(const Position& pos, race::Boxing boxing) {
 
 double ModelCap::cap(const Position& pos) {
     Entry& e = entry(pos);
-    if (!e.boxedKnown) {
-        e.boxed = computeCap(pos, race::Boxing::WhereArmiesAllow);
-        e.boxedKnown = true;
-    }
-    return e.boxed;
+    if (!e.boxed) e.boxed = computeCap(pos, race::Boxing::WhereArmiesAllow);
+    return *e.boxed;
 }
 
 double ModelCap::apply(const Position& pos, double value) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "baselines.h"
 #include "position.h"
@@ -46,8 +47,7 @@ class ModelCap {
     struct Entry {
         std::uint64_t key = 0;
         double unboxed = 1;
-        double boxed = 1;
-        bool boxedKnown = false;
+        std::optional<double> boxed;
     };
     static constexpr std::size_t kEntries = 256;
 

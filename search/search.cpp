@@ -177,6 +177,13 @@ class Worker {
     [[nodiscard]] bool stopped() const { return stopped_; }
     void setStopped(bool s) { stopped_ = s; }
     void orderDecisions(const Position& pos, EventList& list, Event ttMove);
+    // The decisions the search weighs at a decision or placement point: every legal one,
+    // less the attacks Play::attackShare leaves out for the player it decides for.
+    void generateDecisions(const Position& pos, EventList& list) const {
+        pos.generate(list);
+        if (attackShare_ > 0 && pos.decider() != modelled_)
+            dropPoorAttacks(pos, list, attackShare_);
+    }
 
   private:
     double searchDecision(const Position& pos, int depth, double alpha, double beta, int ply);
@@ -446,8 +453,7 @@ double Worker::searchDecision(const Position& pos, int depth, double alpha, doub
     if (double v; tableCutoff(key, depth, alpha, beta, v, &ttMove)) return v;
 
     EventList list;
-    pos.generate(list);
-    if (attackShare_ > 0 && pos.decider() != modelled_) dropPoorAttacks(pos, list, attackShare_);
+    generateDecisions(pos, list);
     orderDecisions(pos, list, ttMove);
     const bool maximizing = pos.decider() == Player::One;
     const int nextDepth = childDepth(pos, depth);
@@ -500,9 +506,7 @@ double Worker::probe(const Position& child, int depth, double alpha, double beta
         if (tt_->probe(tableKey(child), e)) first = e.move;
     }
     EventList list;
-    child.generate(list);
-    if (attackShare_ > 0 && child.decider() != modelled_)
-        dropPoorAttacks(child, list, attackShare_);
+    generateDecisions(child, list);
     if (first.isNone() || !list.contains(first)) {
         orderDecisions(child, list, Event());
         first = list[0];
@@ -760,15 +764,14 @@ void dropPoorAttacks(const Position& pos, EventList& list, double minShare) {
         return;
     const auto isAttack = [](Event e) { return e.kind() == EventKind::Attack; };
     if (std::all_of(list.begin(), list.end(), isAttack)) return;
-    const Bitboard empty = pos.emptyCells();
     EventList kept;
     for (const Event e : list) {
         if (isAttack(e)) {
-            const eval::Boxed boxed{(board::adjacent(e.to()) & empty).empty(),
-                                    (board::adjacent(e.from()) & empty).empty()};
             const auto& odds =
                 rules.combat(pos.at(e.from()).creature(), pos.at(e.to()).creature()).probability;
-            if (eval::decisiveShare(odds, rules.blockedPush(), boxed) < minShare) continue;
+            if (eval::decisiveShare(odds, rules.blockedPush(),
+                                    eval::boxedIn(pos, e.from(), e.to())) < minShare)
+                continue;
         }
         kept.push(e);
     }
@@ -1069,8 +1072,7 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
                opponent(root.decider()), play.attackShare);
 
     EventList legal;
-    root.generate(legal);
-    if (play.attackShare > 0) dropPoorAttacks(root, legal, play.attackShare);
+    main.generateDecisions(root, legal);
     {
         TTData e;
         const Event ttMove = tt.probe(tableKey(root), e) ? e.move : Event();

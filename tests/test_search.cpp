@@ -652,25 +652,42 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model, 
 
 }  // namespace
 
+namespace {
+
+// The searcher's report at `pos` under `play` (whose opponent is a model), the depth it
+// searched, and the reference's value at that depth, decider's view.
+struct ModelledCheck {
+    Report report;
+    int searched = 0;
+    double expected = 0;
+};
+
+ModelledCheck searchAgainstReference(const Position& pos, const Play& play) {
+    const int depth = pos.actionsLeft() == 1 ? 2 : 3;
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    searcher.setPlay(play);
+    ModelledCheck c{searcher.run(pos, depthLimit(depth))};
+    race::WithoutMoveCache withoutMove;
+    c.searched = depth + depthExtension(pos, play, withoutMove);
+    ModelCap cap(*play.opponent, opponent(pos.decider()));
+    c.expected = deciderView(
+        pos, modelledValue(pos, c.searched, pos.decider(), *play.opponent, cap, play.attackShare));
+    return c;
+}
+
+}  // namespace
+
 TEST_CASE("Opponent model: the search equals expectiminimax with the model's mean") {
     for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {
         const Rules rules = Rules::preset(r);
         for (const Baseline model : {Baseline::Random, Baseline::Greedy, Baseline::Cautious}) {
             for (const Position& pos : samplePositions(rules, 12, 41)) {
                 CAPTURE(pos.dfen());
-                const int depth = pos.actionsLeft() == 1 ? 2 : 3;
-                Searcher searcher;
-                searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
-                searcher.setPlay({.contempt = 0, .opponent = model});
-                const Report report = searcher.run(pos, depthLimit(depth));
-                race::WithoutMoveCache withoutMove;
-                const int searched =
-                    depth + depthExtension(pos, {.contempt = 0, .opponent = model}, withoutMove);
-                CHECK(report.depth == searched);
-                ModelCap cap(model, opponent(pos.decider()));
-                const double expected =
-                    deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap));
-                CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
+                const ModelledCheck c =
+                    searchAgainstReference(pos, {.contempt = 0, .opponent = model});
+                CHECK(c.report.depth == c.searched);
+                CHECK(c.report.lines.at(0).value == doctest::Approx(c.expected).epsilon(1e-6));
             }
         }
     }
@@ -683,21 +700,13 @@ TEST_CASE("Attack share: the search equals expectiminimax over the attacks it ke
     for (const Baseline model : {Baseline::Random, Baseline::Greedy}) {
         for (const Position& pos : samplePositions(rules, 12, 43)) {
             CAPTURE(pos.dfen());
-            const int depth = pos.actionsLeft() == 1 ? 2 : 3;
-            Searcher searcher;
-            searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
-            const Play play{.contempt = 0, .opponent = model, .attackShare = kShare};
-            searcher.setPlay(play);
-            const Report report = searcher.run(pos, depthLimit(depth));
-            race::WithoutMoveCache withoutMove;
-            const int searched = depth + depthExtension(pos, play, withoutMove);
+            const ModelledCheck c = searchAgainstReference(
+                pos, {.contempt = 0, .opponent = model, .attackShare = kShare});
+            CHECK(c.report.lines.at(0).value == doctest::Approx(c.expected).epsilon(1e-6));
             ModelCap cap(model, opponent(pos.decider()));
-            const double expected =
-                deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap, kShare));
-            CHECK(report.lines.at(0).value == doctest::Approx(expected).epsilon(1e-6));
             const double all =
-                deciderView(pos, modelledValue(pos, searched, pos.decider(), model, cap));
-            if (std::abs(all - expected) > 1e-6) ++differ;
+                deciderView(pos, modelledValue(pos, c.searched, pos.decider(), model, cap));
+            if (std::abs(all - c.expected) > 1e-6) ++differ;
         }
     }
     CHECK(differ > 0);  // the share changed some values: the test can tell
