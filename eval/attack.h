@@ -35,6 +35,15 @@ struct Boxed {
     return {(board::adjacent(to) & empty).empty(), (board::adjacent(from) & empty).empty()};
 }
 
+// Whether a push kills the defender, and a counter-push the attacker: the one statement of
+// BlockedPush's kill rule, for every caller that values an attack's outcomes.
+[[nodiscard]] constexpr bool pushKills(BlockedPush policy, Boxed boxed) {
+    return policy != BlockedPush::Stay && boxed.defender;
+}
+[[nodiscard]] constexpr bool counterPushKills(BlockedPush policy, Boxed boxed) {
+    return policy == BlockedPush::Kill && boxed.attacker;
+}
+
 // The chances that an attack with these outcome odds removes the defender (a kill, or a push
 // that kills it) and the attacker (a counter-kill, or a counter-push that kills it).
 struct DecisiveOdds {
@@ -47,9 +56,8 @@ struct DecisiveOdds {
     DecisiveOdds d{odds[static_cast<int>(Outcome::Kill)],
                    odds[static_cast<int>(Outcome::CounterKill)]};
     // Added only where they kill (not as "+ 0.0", which the compiler may not drop).
-    if (policy != BlockedPush::Stay && boxed.defender)
-        d.defenderDies += odds[static_cast<int>(Outcome::Push)];
-    if (policy == BlockedPush::Kill && boxed.attacker)
+    if (pushKills(policy, boxed)) d.defenderDies += odds[static_cast<int>(Outcome::Push)];
+    if (counterPushKills(policy, boxed))
         d.attackerDies += odds[static_cast<int>(Outcome::CounterPush)];
     return d;
 }
@@ -68,15 +76,13 @@ struct DecisiveOdds {
 [[nodiscard]] constexpr double attackGain(const std::array<double, 4>& odds,
                                           const AttackStakes& stakes, BlockedPush policy,
                                           Boxed boxed) {
-    const bool pushKills = policy != BlockedPush::Stay && boxed.defender;
-    const bool counterPushKills = policy == BlockedPush::Kill && boxed.attacker;
     const DecisiveOdds d = decisiveOdds(odds, policy, boxed);
     double gain = d.defenderDies * stakes.defender - d.attackerDies * stakes.attacker;
     if (stakes.displacement != 0) {
         const double push = odds[static_cast<int>(Outcome::Push)];
         const double counterPush = odds[static_cast<int>(Outcome::CounterPush)];
-        gain += stakes.displacement *
-                ((pushKills ? 0.0 : push) - (counterPushKills ? 0.0 : counterPush));
+        gain += stakes.displacement * ((pushKills(policy, boxed) ? 0.0 : push) -
+                                       (counterPushKills(policy, boxed) ? 0.0 : counterPush));
     }
     return gain;
 }

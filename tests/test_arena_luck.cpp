@@ -116,6 +116,56 @@ TEST_SUITE("arena-unit") {
               "die 4: S 5+4=9 vs k 2+3=5");
     }
 
+    TEST_CASE("attack luck: zero on average, and a push onto a boxed-in piece is a kill") {
+        // Holochess's c2 has no empty neighbour: a push kills it where BlockedPush says so.
+        for (const BlockedPush policy :
+             {BlockedPush::Stay, BlockedPush::Kill, BlockedPush::KillOnPush}) {
+            RuleOptions options;
+            options.ruleset = Ruleset::Holochess;
+            options.blockedPush = policy;
+            const Rules rules(options);
+            std::string error;
+            const auto parsed =
+                Position::fromDfen("./.N.Lk......./StG......... 1 2 0 1", rules, &error);
+            REQUIRE_MESSAGE(parsed, error);
+            const Position& start = *parsed;
+            EventList list;
+            start.generate(list);
+            for (const Event e : list) {
+                if (e.kind() != EventKind::Attack) continue;
+                Position pos = start;
+                pos.apply(e);
+                CAPTURE(start.token(e));
+                CAPTURE(blockedPushName(policy));
+                const auto boxed = [&](Cell c) {
+                    return (board::adjacent(c) & pos.emptyCells()).empty();
+                };
+                const auto worth = [&](Cell c) {
+                    const Ratings& r = rules.ratings(pos.at(c).creature());
+                    return static_cast<double>(r.attack + r.defence);
+                };
+                const auto& p = rules.combat(pos.at(e.from()).creature(), pos.at(e.to()).creature())
+                                    .probability;
+                std::array<double, 4> luck{};
+                double mean = 0;
+                for (int o = 0; o < 4; ++o) {
+                    luck[o] = attackLuck(pos, static_cast<Outcome>(o));
+                    mean += p[o] * luck[o];
+                }
+                CHECK(mean == doctest::Approx(0).epsilon(1e-12));
+                const auto at = [&](Outcome o) { return luck[static_cast<int>(o)]; };
+                CHECK(at(Outcome::Kill) - at(Outcome::CounterKill) ==
+                      doctest::Approx(worth(e.to()) + worth(e.from())));
+                const bool pushKills = policy != BlockedPush::Stay && boxed(e.to());
+                const bool counterPushKills = policy == BlockedPush::Kill && boxed(e.from());
+                CHECK((at(Outcome::Push) == doctest::Approx(at(Outcome::Kill))) == pushKills);
+                CHECK((at(Outcome::CounterPush) == doctest::Approx(at(Outcome::CounterKill))) ==
+                      counterPushKills);
+                if (e.to() == Cell::parse("c2").value()) CHECK(boxed(e.to()));
+            }
+        }
+    }
+
     TEST_CASE("duplicate luck is shared by the two games of a pair, per attacking player") {
         const LuckStream a(7, 3, 0, DiceMode::Duplicate), b(7, 3, 1, DiceMode::Duplicate);
         const LuckStream c(7, 3, 0, DiceMode::Independent), d(7, 3, 1, DiceMode::Independent);

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include <cassert>
+
+#include "attack.h"
 #include "names.h"
 
 namespace dejarik::arena {
@@ -227,15 +229,13 @@ std::array<double, 4> outcomeMaterial(const Position& pos) {
         const Ratings& r = rules.ratings(pos.at(c).creature());
         return static_cast<double>(r.attack + r.defence);
     };
-    const bool defenderBoxed = (board::adjacent(to) & pos.emptyCells()).empty();
-    const bool attackerBoxed = (board::adjacent(from) & pos.emptyCells()).empty();
+    const eval::Boxed boxed = eval::boxedIn(pos, from, to);
     const BlockedPush policy = rules.blockedPush();
     std::array<double, 4> value{};
     value[static_cast<int>(Outcome::Kill)] = worth(to);
     value[static_cast<int>(Outcome::CounterKill)] = -worth(from);
-    if (defenderBoxed && policy != BlockedPush::Stay)
-        value[static_cast<int>(Outcome::Push)] = worth(to);
-    if (attackerBoxed && policy == BlockedPush::Kill)
+    if (eval::pushKills(policy, boxed)) value[static_cast<int>(Outcome::Push)] = worth(to);
+    if (eval::counterPushKills(policy, boxed))
         value[static_cast<int>(Outcome::CounterPush)] = -worth(from);
     return value;
 }
