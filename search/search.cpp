@@ -764,18 +764,13 @@ void dropPoorAttacks(const Position& pos, EventList& list, double minShare) {
         return;
     const auto isAttack = [](Event e) { return e.kind() == EventKind::Attack; };
     if (std::all_of(list.begin(), list.end(), isAttack)) return;
-    EventList kept;
-    for (const Event e : list) {
-        if (isAttack(e)) {
-            const auto& odds =
-                rules.combat(pos.at(e.from()).creature(), pos.at(e.to()).creature()).probability;
-            if (eval::decisiveShare(odds, rules.blockedPush(),
-                                    eval::boxedIn(pos, e.from(), e.to())) < minShare)
-                continue;
-        }
-        kept.push(e);
-    }
-    list = kept;
+    list.keepIf([&](Event e) {
+        if (!isAttack(e)) return true;
+        const auto& odds =
+            rules.combat(pos.at(e.from()).creature(), pos.at(e.to()).creature()).probability;
+        return eval::decisiveShare(odds, rules.blockedPush(),
+                                   eval::boxedIn(pos, e.from(), e.to())) >= minShare;
+    });
 }
 
 int depthExtension(const Position& root, const Play& play, race::WithoutMoveCache& withoutMove) {

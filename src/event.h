@@ -188,6 +188,14 @@ class EventList {
     [[nodiscard]] Iterator begin() const { return Iterator(codes_); }
     [[nodiscard]] Iterator end() const { return Iterator(codes_ + size_); }
     [[nodiscard]] bool contains(Event e) const;
+    // Keeps the events for which `keep` holds, in their order (filters without a copy).
+    template <class Keep>
+    void keepIf(Keep keep) {
+        int kept = 0;
+        for (int i = 0; i < size_; ++i)
+            if (keep(Event::fromCode(codes_[i]))) codes_[kept++] = codes_[i];
+        size_ = kept;
+    }
 
   private:
     std::uint16_t codes_[kCapacity];

@@ -108,6 +108,29 @@ TEST_CASE("startpos of every ruleset") {
                                    "c4-b5", "c5-b5", "c5-c6"});
 }
 
+TEST_CASE("event list: keepIf keeps the chosen events, in their order") {
+    const Rules rules = Rules::preset(Ruleset::Holochess);
+    const Position pos = load("./.N.Lk......./StG......... 1 2 0 1", rules);
+    EventList all;
+    pos.generate(all);
+    REQUIRE(all.size() > 8);
+    std::vector<std::uint16_t> expected;
+    for (int i = 0; i < all.size(); ++i)
+        if (i % 3 != 1) expected.push_back(all.code(i));
+    EventList list = all;
+    int seen = 0;
+    list.keepIf([&](Event) { return seen++ % 3 != 1; });
+    CHECK(seen == all.size());
+    std::vector<std::uint16_t> kept;
+    for (int i = 0; i < list.size(); ++i)
+        kept.push_back(list.code(i));
+    CHECK(kept == expected);
+    list.keepIf([](Event) { return true; });
+    CHECK(list.size() == static_cast<int>(expected.size()));
+    list.keepIf([](Event) { return false; });
+    CHECK(list.empty());
+}
+
 TEST_CASE("a push is placed by the attacker's player, a counter-push by the defender's") {
     const Rules rules;
     const Position melee = load(kMelee, rules);
