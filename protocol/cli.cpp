@@ -96,18 +96,11 @@ void setUpLogging(const LogSettings& log) {
 }
 
 po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc) {
-    po::variables_map vm;
-    const po::positional_options_description none;  // stray words are errors
     try {
-        const po::parsed_options parsed =
-            po::command_line_parser(args).options(desc).positional(none).run();
-        tools::refuseNegativeUnsigned(parsed);
-        po::store(parsed, vm);
-        po::notify(vm);
+        return tools::parseOptions(args, desc);
     } catch (const po::error& e) {
         throw UsageError{e.what()};
     }
-    return vm;
 }
 
 // What every subcommand does with its flags: adds the log flags, parses, shows --help (then

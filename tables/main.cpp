@@ -67,12 +67,7 @@ std::optional<po::variables_map> parse(const std::vector<std::string>& args,
                                        const po::options_description& desc) {
     po::variables_map vm;
     try {
-        const po::positional_options_description none;
-        const po::parsed_options parsed =
-            po::command_line_parser(args).options(desc).positional(none).run();
-        tools::refuseNegativeUnsigned(parsed);
-        po::store(parsed, vm);
-        po::notify(vm);
+        vm = tools::parseOptions(args, desc);
     } catch (const po::error& e) {
         throw UsageError{e.what()};
     }

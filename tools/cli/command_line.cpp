@@ -34,6 +34,18 @@ void refuseNegativeUnsigned(const po::parsed_options& parsed) {
     }
 }
 
+po::variables_map parseOptions(const std::vector<std::string>& args,
+                               const po::options_description& options) {
+    const po::positional_options_description none;
+    const po::parsed_options parsed =
+        po::command_line_parser(args).options(options).positional(none).run();
+    refuseNegativeUnsigned(parsed);
+    po::variables_map vm;
+    po::store(parsed, vm);
+    po::notify(vm);
+    return vm;
+}
+
 std::optional<int> parseCommandLine(const CommandLine& line, const std::vector<std::string>& args,
                                     po::variables_map& vm) {
     try {

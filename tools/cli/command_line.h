@@ -22,6 +22,13 @@ int usageError(std::string_view program, std::string_view message);
 // pairs, a seed no one asked for).
 void refuseNegativeUnsigned(const boost::program_options::parsed_options& parsed);
 
+// Parses `args` against `options` and stores them in a new map: the words must all be options
+// (a stray word is an error) and refuseNegativeUnsigned holds. Throws the
+// boost::program_options::error of a bad line, for tools that report errors their own way.
+[[nodiscard]] boost::program_options::variables_map parseOptions(
+    const std::vector<std::string>& args,
+    const boost::program_options::options_description& options);
+
 struct CommandLine {
     std::string_view program;  // the tool's name, for the error line
     // What the tool takes, and what --help shows (an option "help" asks for it).
