@@ -39,19 +39,23 @@ double ModelCap::computeCap(const Position& pos, race::Boxing boxing) {
     return bound ? 2 * bound->score - 1 : 1.0;
 }
 
-double ModelCap::cap(const Position& pos) {
-    Entry& e = entry(pos);
+double ModelCap::boxedCap(Entry& e, const Position& pos) {
     if (!e.boxed) e.boxed = computeCap(pos, race::Boxing::WhereArmiesAllow);
     return *e.boxed;
 }
 
+double ModelCap::cap(const Position& pos) {
+    return boxedCap(entry(pos), pos);
+}
+
 double ModelCap::apply(const Position& pos, double value) {
     const double sign = perspective(opponent(modelled_));
-    if (sign * value <= entry(pos).unboxed) return value;  // under both caps
+    Entry& e = entry(pos);
+    if (sign * value <= e.unboxed) return value;  // under both caps
     // A value of exactly -1 would claim a certain loss the evaluation never does: the cap
     // stays strictly inside, as every evaluation (eval::evaluate).
     constexpr double kFloor = -0.999;
-    const double limit = std::max(cap(pos), kFloor);
+    const double limit = std::max(boxedCap(e, pos), kFloor);
     return sign * std::min(sign * value, limit);
 }
 

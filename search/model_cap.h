@@ -52,6 +52,8 @@ class ModelCap {
     static constexpr std::size_t kEntries = 256;
 
     Entry& entry(const Position& pos);
+    // The entry's cap with boxing in, computed on first use.
+    double boxedCap(Entry& e, const Position& pos);
     double computeCap(const Position& pos, race::Boxing boxing);
 
     Baseline model_;

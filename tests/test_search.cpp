@@ -650,10 +650,6 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model, 
     return best;
 }
 
-}  // namespace
-
-namespace {
-
 // The searcher's report at `pos` under `play` (whose opponent is a model), the depth it
 // searched, and the reference's value at that depth, decider's view.
 struct ModelledCheck {

@@ -34,15 +34,32 @@ void refuseNegativeUnsigned(const po::parsed_options& parsed) {
     }
 }
 
-po::variables_map parseOptions(const std::vector<std::string>& args,
-                               const po::options_description& options) {
+namespace {
+
+// The parse behind parseOptions and parseCommandLine; throws po::error on a bad line.
+void parseInto(const std::vector<std::string>& args, const po::options_description& options,
+               const po::positional_options_description* positional,
+               const std::function<void(const po::parsed_options&)>& inspect,
+               po::variables_map& vm) {
+    // An empty positional description turns stray words into an error instead of silently
+    // dropping them.
     const po::positional_options_description none;
-    const po::parsed_options parsed =
-        po::command_line_parser(args).options(options).positional(none).run();
+    const po::parsed_options parsed = po::command_line_parser(args)
+                                          .options(options)
+                                          .positional(positional ? *positional : none)
+                                          .run();
     refuseNegativeUnsigned(parsed);
-    po::variables_map vm;
+    if (inspect) inspect(parsed);
     po::store(parsed, vm);
     po::notify(vm);
+}
+
+}  // namespace
+
+po::variables_map parseOptions(const std::vector<std::string>& args,
+                               const po::options_description& options) {
+    po::variables_map vm;
+    parseInto(args, options, nullptr, {}, vm);
     return vm;
 }
 
@@ -52,16 +69,7 @@ std::optional<int> parseCommandLine(const CommandLine& line, const std::vector<s
         po::options_description all;
         all.add(line.options);
         if (line.hidden) all.add(*line.hidden);
-        // An empty positional description turns stray words into an error instead of
-        // silently dropping them.
-        const po::positional_options_description none;
-        po::command_line_parser parser(args);
-        parser.options(all).positional(line.positional ? *line.positional : none);
-        const po::parsed_options parsed = parser.run();
-        refuseNegativeUnsigned(parsed);
-        if (line.inspect) line.inspect(parsed);
-        po::store(parsed, vm);
-        po::notify(vm);
+        parseInto(args, all, line.positional, line.inspect, vm);
     } catch (const po::error& e) {
         return usageError(line.program, e.what());
     }
