@@ -33,11 +33,14 @@ std::string armies(const Position& pos) {
         .name();
 }
 
-// Background work must not take the CPU from the search or a GUI: the lowest priority for
-// this thread only (Linux gives threads their own nice value).
-void lowerPriority() {
+// Background work must not take the CPU from the search or a GUI: a low priority (19 by
+// default) for this thread only (Linux gives threads their own nice value). A value below the
+// process's own needs privilege; refused, the thread keeps the process's.
+void setThreadNice(int nice) {
 #ifdef __linux__
-    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), nice);
+#else
+    (void)nice;
 #endif
 }
 
@@ -101,7 +104,8 @@ std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
            (v->distance < left ? "" : ": not used");
 }
 
-bool TableGenerator::startFor(const std::shared_ptr<tables::Tablebase>& tb, const Position& pos) {
+bool TableGenerator::startFor(const std::shared_ptr<tables::Tablebase>& tb, const Position& pos,
+                              int nice) {
     if (!tb || running_.load()) return false;
     const std::vector<tables::Material> missing = tables::missingSets(*tb, tables::setsFor(pos));
     if (missing.empty()) return false;
@@ -110,8 +114,8 @@ bool TableGenerator::startFor(const std::shared_ptr<tables::Tablebase>& tb, cons
     report_("info string tablegen: " + std::to_string(missing.size()) + " sets to make in " +
             tb->directory().string());
     try {
-        thread_ = std::jthread([this, tb, missing](std::stop_token stop) {
-            lowerPriority();
+        thread_ = std::jthread([this, tb, missing, nice](std::stop_token stop) {
+            setThreadNice(nice);
             const auto start = std::chrono::steady_clock::now();
             int done = 0;
             try {

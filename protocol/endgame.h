@@ -34,9 +34,9 @@ namespace dejarik::protocol {
 
 // TableGen: makes the sets a position needs (its own with 3 or 4 creatures, with 5 the
 // ones a capture reaches) and the smaller sets below them, one set after the other on a
-// thread of its own at the lowest priority. One generation at a time. Stopping finishes
-// the set being solved (a few seconds at most; files are written whole, under a temporary
-// name first) and abandons the rest.
+// thread of its own at a low priority (TableGenNice, 19 unless set). One generation at a time.
+// Stopping finishes the set being solved (a few seconds at most; files are written whole, under a
+// temporary name first) and abandons the rest.
 class TableGenerator {
   public:
     using Report = std::function<void(const std::string&)>;  // one protocol line
@@ -45,9 +45,9 @@ class TableGenerator {
     TableGenerator(const TableGenerator&) = delete;
     TableGenerator& operator=(const TableGenerator&) = delete;
 
-    // Starts generating what `pos` needs and `tb` lacks; false when a generation runs or
-    // nothing is missing.
-    bool startFor(const std::shared_ptr<tables::Tablebase>& tb, const Position& pos);
+    // Starts generating what `pos` needs and `tb` lacks on a thread of nice value `nice`
+    // (0 to 19); false when a generation runs or nothing is missing.
+    bool startFor(const std::shared_ptr<tables::Tablebase>& tb, const Position& pos, int nice);
     // Returns once no generation runs.
     void stop();
     [[nodiscard]] bool running() const { return running_.load(); }

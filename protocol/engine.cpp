@@ -92,7 +92,7 @@ void Engine::refreshTables() {
 void Engine::generateTablesFor() {
     if (!settings_.tableGen) return;
     refreshTables();
-    (void)generator_.startFor(tables_, pos_);
+    (void)generator_.startFor(tables_, pos_, settings_.tableGenNice);
 }
 
 search::Searcher& Engine::searcher() {

@@ -20,7 +20,7 @@ constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "r
 
 constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 
-constexpr std::array<Option, 14> kEngineOptions = {{
+constexpr std::array<Option, 15> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -86,6 +86,12 @@ constexpr std::array<Option, 14> kEngineOptions = {{
      [](Settings& s, const OptionValue& v) { s.tableGen = v.number != 0; },
      {},
      "generate the missing endgame tables in the background from five creatures down"},
+    {OptionSpec::spin("TableGenNice", kDefaults.tableGenNice, 0, 19),
+     Effect::None,
+     nullptr,
+     [](Settings& s, const OptionValue& v) { s.tableGenNice = static_cast<int>(v.number); },
+     {},
+     "the nice value of the table generation started next (0 to 19)"},
     {OptionSpec::string("EvalFile", ""), Effect::LoadEval, nullptr,
      [](Settings& s, const OptionValue& v) { s.evalFile = v.text; }, "eval-file",
      "evaluation weights, `name value` lines (docs/eval.md; empty: the compiled-in ones)"},

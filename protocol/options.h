@@ -37,6 +37,9 @@ struct EngineSettings {
     // or fewer.
     bool tables = true;
     bool tableGen = false;
+    // The generation thread's nice value: 19 keeps it out of a search's way on a shared
+    // machine; a lower one lets it finish sooner where the machine is busy with other work.
+    int tableGenNice = 19;
 };
 
 // Every value the options set; a default-built Settings holds every option's default.

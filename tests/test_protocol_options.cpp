@@ -54,7 +54,7 @@ TEST_SUITE("options") {
             "Threads",        "MultiPV",      "Contempt",       "Opponent",
             "AttackShare",    "Clear Hash",   "Seed",           "Player",
             "SetupPlayer",    "Tables",       "TablePath",      "TableGen",
-            "EvalFile"};
+            "TableGenNice",   "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);

@@ -79,7 +79,7 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + 25 + 1);
+        REQUIRE(lines.size() == 2 + 26 + 1);
         CHECK(lines[0] == "id name Dejarik");
         CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
@@ -112,6 +112,7 @@ TEST_SUITE("session") {
             "option name Tables type check default true",
             "option name TablePath type string default <empty>",
             "option name TableGen type check default false",
+            "option name TableGenNice type spin default 19 min 0 max 19",
             "option name EvalFile type string default <empty>",
         };
         for (std::size_t i = 0; i < expected.size(); ++i)
