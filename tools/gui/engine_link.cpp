@@ -3,7 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
-#include <sstream>
+
+#include "game.h"
 
 namespace dejarik::gui {
 
@@ -11,15 +12,6 @@ namespace {
 
 using process::ChildProcess;
 using process::Clock;
-
-std::vector<std::string> words(std::string_view s) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(s)};
-    std::string w;
-    while (in >> w)
-        out.push_back(w);
-    return out;
-}
 
 template <typename T>
 bool number(const std::string& s, T& out) {
@@ -30,7 +22,7 @@ bool number(const std::string& s, T& out) {
 }  // namespace
 
 std::optional<InfoLine> parseInfoLine(std::string_view line) {
-    const auto w = words(line);
+    const auto w = arena::splitWords(line);
     if (w.empty() || w[0] != "info") return std::nullopt;
     InfoLine info;
     bool scored = false;
@@ -79,7 +71,7 @@ std::optional<InfoLine> parseInfoLine(std::string_view line) {
 }
 
 std::vector<std::pair<std::string, std::string>> ruleOptionPairs(const Rules& rules) {
-    const auto w = words(rules.describe());
+    const auto w = arena::splitWords(rules.describe());
     std::vector<std::pair<std::string, std::string>> out;
     if (w.empty()) return out;
     out.emplace_back("Ruleset", w[0]);
@@ -199,7 +191,7 @@ EngineLink::Search EngineLink::search(const std::string& deal,
         if (line.ends_with('\r')) line.pop_back();
         if (line.starts_with("bestmove")) {
             log_->debug("engine > {}", line);
-            const auto w = words(line);
+            const auto w = arena::splitWords(line);
             result.bestmove = w.size() > 1 && w[1] != "none" ? w[1] : "";
             result.elapsedMs =
                 std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
