@@ -25,7 +25,8 @@ constexpr const char* kFourVsOne = "./SGHT......../n........... 1 2 0 1";
 constexpr const char* kThreeVsTwo = "./SGH........./nk.......... 1 2 0 1";
 
 // Background generation on; at nice 0, because the test run's other jobs, two a core,
-// starve a thread at the default nice 19 (a ten-set generation took 81-98 s under ASan).
+// starve a thread at the default nice 19 (the ten sets below, 0.5 s alone, took 46 s in
+// Release beside three busy loops on two cores; this suite 81-98 s of the ASan run).
 void tableGenOn(Engine& e) {
     CHECK(e.command("setoption name TableGenNice value 0").empty());
     CHECK(e.command("setoption name TableGen value true").empty());
