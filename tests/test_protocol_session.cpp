@@ -5,15 +5,13 @@
 #include <fstream>
 #include <thread>
 
+#include "options.h"
 #include "temp_dir.h"
 #include "test_protocol_support.h"
 
 using namespace dejarik::test;
 
 namespace {
-
-// The options `dei` announces (the list in the first session test).
-constexpr std::size_t kOptionLines = 26;
 
 constexpr const char* kMelee = "S/Hk...mN....l/tG.........g 1 2 0 1";
 
@@ -82,9 +80,6 @@ TEST_SUITE("session") {
         Engine e;
         e.send("dei");
         const auto lines = e.until("deiok");
-        REQUIRE(lines.size() == 2 + kOptionLines + 1);
-        CHECK(lines[0] == "id name Dejarik");
-        CHECK(lines[1] == "id author the Dejarik developers");
         const std::vector<std::string> expected = {
             "option name Ruleset type combo default kelly var kelly var dalsian-classic var "
             "dalsian var holochess var courtier",
@@ -118,6 +113,9 @@ TEST_SUITE("session") {
             "option name TableGenNice type spin default 19 min 0 max 19",
             "option name EvalFile type string default <empty>",
         };
+        REQUIRE(lines.size() == 2 + expected.size() + 1);
+        CHECK(lines[0] == "id name Dejarik");
+        CHECK(lines[1] == "id author the Dejarik developers");
         for (std::size_t i = 0; i < expected.size(); ++i)
             CHECK(lines[2 + i] == expected[i]);
         CHECK(e.sync().empty());
@@ -641,7 +639,8 @@ TEST_SUITE("errors") {
         }
         // Still alive and answering properly.
         e.send("dei");
-        CHECK(e.until("deiok").size() == 2 + kOptionLines + 1);  // id lines, options, deiok
+        // id lines, an option line per option of the registry, deiok
+        CHECK(e.until("deiok").size() == 2 + dejarik::protocol::options().size() + 1);
     }
 
     TEST_CASE("an error line echoes long tokens cut and bytes of no character as '?'") {
