@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "options.h"
+#include "sanitized.h"
 #include "temp_dir.h"
 #include "test_protocol_support.h"
 
@@ -29,16 +30,6 @@ std::string dfenLine(Engine& e) {
     FAIL("d printed no dfen line");
     return {};
 }
-
-// Sanitizers reserve terabytes of address space and abort when an allocation fails, which
-// the address-space limit of the out-of-memory test would break.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DEJARIK_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define DEJARIK_SANITIZED 1
-#endif
-#endif
 
 #if !defined(DEJARIK_SANITIZED)
 // The address space of a process in bytes (VmSize of /proc/<pid>/status), or none.

@@ -19,6 +19,7 @@
 #include "perft.h"
 #include "position.h"
 #include "rules.h"
+#include "sanitized.h"
 
 using namespace dejarik;
 
@@ -37,13 +38,6 @@ namespace {
 // the tests' code at -O0 with instrumented memory: a quarter of the games there (26 s of its
 // CPU). No fewer: at 125 games `kelly RaysOfDeath` reached no showdown and no win of
 // player 1, which the coverage checks ask for.
-#if defined(__SANITIZE_ADDRESS__)  // GCC
-#define DEJARIK_SANITIZED 1
-#elif defined(__has_feature)  // Clang
-#if __has_feature(address_sanitizer)
-#define DEJARIK_SANITIZED 1
-#endif
-#endif
 #if defined(DEJARIK_SANITIZED)
 constexpr int kGames = 500;
 #else

@@ -6,6 +6,7 @@
 #include "eval.h"
 #include "model_cap.h"
 #include "random_positions.h"
+#include "sanitized.h"
 #include "search.h"
 #include "star.h"
 #include "symmetry.h"
@@ -520,18 +521,8 @@ TEST_CASE("search values are unchanged under the board's symmetries and the play
     MESSAGE("symmetric searches compared: " << checked);
 }
 
-// AddressSanitizer and ThreadSanitizer reserve terabytes of address space, which an
-// address-space limit would break. g++ names them by macros, clang by __has_feature.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DEJARIK_SANITIZER_RESERVES 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define DEJARIK_SANITIZER_RESERVES 1
-#endif
-#endif
-
 TEST_CASE("a table that cannot be had is refused, and the searcher goes on as it was") {
-#if defined(DEJARIK_SANITIZER_RESERVES)
+#if defined(DEJARIK_SANITIZED)
     MESSAGE("skipped under AddressSanitizer and ThreadSanitizer");
 #else
     Searcher searcher;
