@@ -78,6 +78,9 @@ std::shared_ptr<tables::Tablebase> openTables(const Settings& settings, const Ru
             spdlog::warn("endgame table refused: {}", problem);
         spdlog::info("endgame tables: {} sets in {}", tb->sets().size(), tb->directory().string());
         return tb;
+    } catch (const std::bad_alloc&) {
+        *error = "TablePath " + root.string() + ": out of memory: no endgame tables";
+        return nullptr;
     } catch (const std::exception& e) {
         *error = "TablePath " + root.string() + ": " + e.what() + ": no endgame tables";
         return nullptr;

@@ -445,7 +445,11 @@ void Engine::onGo(const Go& cmd) {
             spdlog::error("info line lost: {}", e.what());
         }
     };
-    auto onDone = [this, showMultipv](const search::Report& report) {
+    // Made here, where memory can be had: under an address-space limit the search's thread
+    // may get none at all (not even for a line of text), and the bestmove is owed.
+    const std::vector<std::string> outOfMemory{errorLine("go: out of memory"), "bestmove none"};
+    auto onDone = [this, showMultipv, outOfMemory](const search::Report& report) {
+        if (report.outOfMemory) return finishJob(outOfMemory);
         std::vector<std::string> closing;
         try {
             std::vector<search::Line> lines = report.lines;
@@ -469,7 +473,11 @@ void Engine::onGo(const Go& cmd) {
         } catch (const std::exception& e) {  // the bestmove is owed whatever happens
             spdlog::error("final info lines lost: {}", e.what());
         }
-        closing.push_back("bestmove " + pos_.token(report.best));
+        try {
+            closing.push_back("bestmove " + pos_.token(report.best));
+        } catch (const std::bad_alloc&) {
+            return finishJob(outOfMemory);
+        }
         finishJob(closing);
     };
     try {

@@ -900,7 +900,15 @@ void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onI
     impl_->running.store(true);
     impl_->pool.launch(0,
                        [this, pos, limits, onInfo = std::move(onInfo), onDone = std::move(onDone)] {
-                           const Report report = impl_->run(pos, limits, onInfo);
+                           // An exception would end the process on this thread; the
+                           // caller hears of a failed allocation in the report instead.
+                           Report report;
+                           try {
+                               report = impl_->run(pos, limits, onInfo);
+                           } catch (const std::bad_alloc&) {
+                               report = Report{};
+                               report.outOfMemory = true;
+                           }
                            impl_->running.store(false);
                            if (onDone) onDone(report);
                        });

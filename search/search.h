@@ -76,6 +76,9 @@ struct Report {
     int depth = 0;
     std::uint64_t nodes = 0;
     std::int64_t timeMs = 0;
+    // Searcher::start only: the search could not get the memory it needed (under an
+    // address-space limit) and ended without a decision.
+    bool outOfMemory = false;
 };
 
 struct Options {

@@ -758,6 +758,43 @@ TEST_SUITE("errors") {
 #endif
     }
 
+    TEST_CASE("with no address space to spare every command is answered; the engine goes on") {
+#if defined(DEJARIK_SANITIZED)
+        MESSAGE("skipped under a sanitizer");
+#else
+        // At the limit the main thread's stack cannot grow either: opening the tables (an 80
+        // KiB frame, a Rules value) faulted there before the engine grew its stack at start-up.
+        const dejarik::testing::TempDir tables;
+        Engine e;
+        e.send("dei");
+        e.until("deiok");
+        e.send("setoption name TablePath value " + tables.path().string());
+        const pid_t pid = e.process().pid();
+        const auto used = addressSpace(pid);
+        REQUIRE(used);
+        const rlimit none{*used, RLIM_INFINITY};
+        REQUIRE(prlimit(pid, RLIMIT_AS, &none, nullptr) == 0);
+
+        CHECK(e.sync() == std::vector<std::string>{
+                              "info string error: TablePath " + tables.path().string() +
+                                  ": out of memory: no endgame tables",
+                              "info string error: isready: cannot allocate 64 MiB of hash"});
+        for (const char* go : {"go depth 2", "go nodes 100"}) {
+            const auto lines = e.go(go);
+            REQUIRE(!lines.empty());
+            CHECK(lines.back() == "bestmove none");
+            CHECK(startsWith(lines.front(), "info string error: go: "));
+        }
+        // The limit lifted, the same engine searches as before.
+        const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+        REQUIRE(prlimit(pid, RLIMIT_AS, &unlimited, nullptr) == 0);
+        CHECK(e.sync().empty());
+        checkSearch(e.go("go depth 3"));
+        e.send("quit");
+        CHECK(e.exitStatus() == 0);
+#endif
+    }
+
     TEST_CASE("a go while searching gets only an error line") {
         Engine e;
         e.send("go infinite");

@@ -351,6 +351,26 @@ TEST_CASE("limits, stop and threads") {
         CHECK(pos.isLegal(best));
         CHECK_FALSE(searcher.searching());
     }
+    SUBCASE("a failed allocation on the search's thread ends that search, not the process") {
+        // Under an address-space limit the search's thread may get no memory at all; the
+        // progress report stands in for the allocation that fails.
+        std::atomic<int> done{0};
+        Report report;
+        searcher.start(
+            pos, depthLimit(3), [](const Info&) { throw std::bad_alloc(); },
+            [&](const Report& r) {
+                report = r;
+                ++done;
+            });
+        searcher.wait();
+        CHECK(done.load() == 1);
+        CHECK(report.outOfMemory);
+        CHECK(report.best.isNone());
+        CHECK_FALSE(searcher.searching());
+        const Report next = searcher.run(pos, depthLimit(2));
+        CHECK_FALSE(next.outOfMemory);
+        CHECK(pos.isLegal(next.best));
+    }
     SUBCASE("a movetime search returns by itself") {
         Limits l;
         l.movetimeMs = 50;
