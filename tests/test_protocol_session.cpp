@@ -731,7 +731,7 @@ TEST_SUITE("errors") {
         e.until("deiok");
         // No endgame tables: mapped, a user's (38-60 MB; ctest points the cache at an empty
         // folder, a test binary run by hand does not) would take the headroom below, and the
-        // main thread's stack could then not grow (SIGSEGV, not an error the engine can catch).
+        // small table and the searches it leaves room for would not fit.
         e.send("setoption name Tables value false");  // no isready: it would allocate the hash
         // The table is allocated by the first command that needs it: with 40 MiB of address
         // space to spare the default 64 MiB cannot be had, a small table and a search can.
