@@ -49,9 +49,7 @@ namespace dejarik::protocol {
 namespace {
 
 // A bad command line: reported once on stderr by runCommandLine, exit code 2.
-struct UsageError {
-    std::string message;
-};
+using tools::UsageError;
 
 constexpr std::string_view kUsage =
     "Usage: dejarik [--log-file F] [--log-level L]         the DEI protocol on stdin/stdout\n"
@@ -95,20 +93,12 @@ void setUpLogging(const LogSettings& log) {
     spdlog::set_default_logger(logger);
 }
 
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc) {
-    try {
-        return tools::parseOptions(args, desc);
-    } catch (const po::error& e) {
-        throw UsageError{e.what()};
-    }
-}
-
 // What every subcommand does with its flags: adds the log flags, parses, shows --help (then
 // nothing is returned and there is nothing more to do) or else sets up logging.
 std::optional<po::variables_map> parseSubcommand(const std::vector<std::string>& args,
                                                  po::options_description& desc, LogSettings& log) {
     addLogOptions(desc, log);
-    po::variables_map vm = parse(args, desc);
+    po::variables_map vm = tools::parseOptions(args, desc);
     if (vm.count("help")) {
         std::cout << desc << '\n';
         return std::nullopt;
@@ -769,7 +759,7 @@ int runProtocol(const std::vector<std::string>& args) {
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help")("version", "print the engine's name");
     addLogOptions(desc, log);
-    const auto vm = parse(args, desc);
+    const auto vm = tools::parseOptions(args, desc);
     if (vm.count("help")) {
         std::cout << kUsage << "\n\n" << desc << '\n';
         return 0;
@@ -811,8 +801,7 @@ int runCommandLine(int argc, const char* const* argv) {
         }
         return runProtocol(args);
     } catch (const UsageError& e) {
-        std::cerr << "dejarik: error: " << e.message << std::endl;
-        return kExitUsage;
+        return tools::usageError("dejarik", e.message);
     }
 }
 

@@ -32,11 +32,8 @@ using namespace dejarik::tables;
 namespace {
 
 constexpr int kExitFailure = 1;  // a check failed or a table is missing
-constexpr int kExitUsage = 2;    // a bad command line or bad input named on it
 
-struct UsageError {
-    std::string message;
-};
+using dejarik::tools::UsageError;  // reported once, by main
 
 constexpr const char* kUsage =
     "Usage: dejarik-tb <command> [options]   (dejarik-tb <command> --help for its options)\n"
@@ -65,12 +62,7 @@ void addCommon(po::options_description& desc, Common& c, bool rules) {
 // Parses a subcommand's flags; nothing when --help was shown.
 std::optional<po::variables_map> parse(const std::vector<std::string>& args,
                                        const po::options_description& desc) {
-    po::variables_map vm;
-    try {
-        vm = tools::parseOptions(args, desc);
-    } catch (const po::error& e) {
-        throw UsageError{e.what()};
-    }
+    po::variables_map vm = tools::parseOptions(args, desc);
     if (vm.count("help")) {
         std::cout << desc << "\n";
         return std::nullopt;
@@ -605,8 +597,7 @@ int main(int argc, char** argv) {
         if (command == "bench-probe") return runBenchProbe(args);
         throw UsageError{"unknown command '" + command + "' (generate, probe, verify, info)"};
     } catch (const UsageError& e) {
-        std::cerr << "dejarik-tb: error: " << e.message << "\n";
-        return kExitUsage;
+        return tools::usageError("dejarik-tb", e.message);
     } catch (const std::exception& e) {
         std::cerr << "dejarik-tb: error: " << e.what() << "\n";
         return kExitFailure;

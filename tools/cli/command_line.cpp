@@ -59,7 +59,11 @@ void parseInto(const std::vector<std::string>& args, const po::options_descripti
 po::variables_map parseOptions(const std::vector<std::string>& args,
                                const po::options_description& options) {
     po::variables_map vm;
-    parseInto(args, options, nullptr, {}, vm);
+    try {
+        parseInto(args, options, nullptr, {}, vm);
+    } catch (const po::error& e) {
+        throw UsageError{e.what()};
+    }
     return vm;
 }
 

@@ -22,9 +22,15 @@ int usageError(std::string_view program, std::string_view message);
 // pairs, a seed no one asked for).
 void refuseNegativeUnsigned(const boost::program_options::parsed_options& parsed);
 
+// A bad command line, for tools with subcommands: thrown wherever a flag turns out wrong and
+// reported in one place, as usageError does.
+struct UsageError {
+    std::string message;
+};
+
 // Parses `args` against `options` and stores them in a new map: the words must all be options
-// (a stray word is an error) and refuseNegativeUnsigned holds. Throws the
-// boost::program_options::error of a bad line, for tools that report errors their own way.
+// (a stray word is an error) and refuseNegativeUnsigned holds. Throws a UsageError with
+// Program_options' message on a bad line.
 [[nodiscard]] boost::program_options::variables_map parseOptions(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& options);
