@@ -775,10 +775,15 @@ TEST_SUITE("errors") {
         const rlimit none{*used, RLIM_INFINITY};
         REQUIRE(prlimit(pid, RLIMIT_AS, &none, nullptr) == 0);
 
-        CHECK(e.sync() == std::vector<std::string>{
-                              "info string error: TablePath " + tables.path().string() +
-                                  ": out of memory: no endgame tables",
-                              "info string error: isready: cannot allocate 64 MiB of hash"});
+        // Whether the tables' 80 KiB of rules can still be had depends on what the heap has
+        // free (so on the compiler and the library); the 64 MiB of hash cannot.
+        const auto ready = e.sync();
+        REQUIRE(!ready.empty());
+        CHECK(ready.back() == "info string error: isready: cannot allocate 64 MiB of hash");
+        if (ready.size() == 2)
+            CHECK(ready[0] == "info string error: TablePath " + tables.path().string() +
+                                  ": out of memory: no endgame tables");
+        CHECK(ready.size() <= 2);
         for (const char* go : {"go depth 2", "go nodes 100"}) {
             const auto lines = e.go(go);
             REQUIRE(!lines.empty());
