@@ -906,8 +906,7 @@ void Searcher::start(const Position& pos, const Limits& limits, InfoCallback onI
                            try {
                                report = impl_->run(pos, limits, onInfo);
                            } catch (const std::bad_alloc&) {
-                               report = Report{};
-                               report.outOfMemory = true;
+                               report.outOfMemory = true;  // run threw before `report` was assigned
                            }
                            impl_->running.store(false);
                            if (onDone) onDone(report);

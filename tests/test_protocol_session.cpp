@@ -39,6 +39,15 @@ std::optional<rlim_t> addressSpace(pid_t pid) {
         if (startsWith(line, "VmSize:")) return rlim_t{std::stoull(line.substr(7))} << 10;
     return std::nullopt;
 }
+
+// Limits the engine's address space to what it uses now plus `headroom` bytes.
+void limitAddressSpace(Engine& e, rlim_t headroom) {
+    const pid_t pid = e.process().pid();
+    const auto used = addressSpace(pid);
+    REQUIRE(used);
+    const rlimit limit{*used + headroom, RLIM_INFINITY};
+    REQUIRE(prlimit(pid, RLIMIT_AS, &limit, nullptr) == 0);
+}
 #endif
 
 // Checks a finished search's lines: info lines with score and pv before exactly one
@@ -735,11 +744,7 @@ TEST_SUITE("errors") {
         e.send("setoption name Tables value false");  // no isready: it would allocate the hash
         // The table is allocated by the first command that needs it: with 40 MiB of address
         // space to spare the default 64 MiB cannot be had, a small table and a search can.
-        const pid_t pid = e.process().pid();
-        const auto used = addressSpace(pid);
-        REQUIRE(used);
-        const rlimit tight{*used + (rlim_t{40} << 20), RLIM_INFINITY};
-        REQUIRE(prlimit(pid, RLIMIT_AS, &tight, nullptr) == 0);
+        limitAddressSpace(e, rlim_t{40} << 20);
 
         const auto ready = e.sync();
         REQUIRE(ready.size() == 1);
@@ -769,11 +774,7 @@ TEST_SUITE("errors") {
         e.send("dei");
         e.until("deiok");
         e.send("setoption name TablePath value " + tables.path().string());
-        const pid_t pid = e.process().pid();
-        const auto used = addressSpace(pid);
-        REQUIRE(used);
-        const rlimit none{*used, RLIM_INFINITY};
-        REQUIRE(prlimit(pid, RLIMIT_AS, &none, nullptr) == 0);
+        limitAddressSpace(e, 0);
 
         // Whether the tables' 80 KiB of rules can still be had depends on what the heap has
         // free (so on the compiler and the library); the 64 MiB of hash cannot.
@@ -792,7 +793,7 @@ TEST_SUITE("errors") {
         }
         // The limit lifted, the same engine searches as before.
         const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
-        REQUIRE(prlimit(pid, RLIMIT_AS, &unlimited, nullptr) == 0);
+        REQUIRE(prlimit(e.process().pid(), RLIMIT_AS, &unlimited, nullptr) == 0);
         CHECK(e.sync().empty());
         checkSearch(e.go("go depth 3"));
         e.send("quit");
