@@ -34,6 +34,29 @@ namespace {
 
 constexpr int kSkipped = 77;
 
+// The browser's scratch folder: its profile, and its temporary files (chromium puts its
+// singleton socket in $TMPDIR and leaves it there when killed, one folder a run), removed
+// on every way out of the test, after the browser (declared before it) is gone.
+class Scratch {
+  public:
+    Scratch() {
+        std::string pattern =
+            std::filesystem::temp_directory_path() / "dejarik-gui-chromium-XXXXXX";
+        if (mkdtemp(pattern.data()) == nullptr) fail("cannot make a folder for the browser");
+        path_ = pattern;
+    }
+    ~Scratch() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
 std::optional<std::string> findChromium() {
     if (const char* env = std::getenv("DEJARIK_CHROMIUM"); env && *env) return std::string(env);
     for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
@@ -261,8 +284,12 @@ int run(int argc, char** argv) {
     auto server = testing::GuiServer::start(argv[1], {"--engine", argv[2]}, error);
     if (!server) fail(error);
 
-    const auto profile = std::filesystem::temp_directory_path() /
-                         ("dejarik-gui-chromium-" + std::to_string(::getpid()));
+    const Scratch scratch;
+    const auto profile = scratch.path() / "profile";
+    const auto browserTmp = scratch.path() / "tmp";
+    std::filesystem::create_directories(browserTmp);
+    // The browser is this process's only child from here on that reads TMPDIR.
+    ::setenv("TMPDIR", browserTmp.c_str(), 1);
     process::ChildProcess::Spec spec;
     spec.argv = {*chromium,
                  "--headless=new",
@@ -410,7 +437,6 @@ int run(int argc, char** argv) {
 
     ws.close();
     browser->kill();
-    std::filesystem::remove_all(profile);
     const auto status = server->terminate(5s);
     check(status && status->code == 0, "the server ends cleanly on SIGTERM");
     std::cout << "browser test: passed\n";
