@@ -13,6 +13,7 @@ target_link_libraries(gui-test-client PUBLIC Boost::headers Threads::Threads chi
 
 add_executable(gui-browser-test gui/browser_test.cpp)
 target_link_libraries(gui-browser-test PRIVATE gui-test-client arena)
+target_include_directories(gui-browser-test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # temp_dir.h
 add_test(NAME gui-browser
   COMMAND gui-browser-test $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
           ${PROJECT_BINARY_DIR}/gui-screenshot.png)

@@ -1,9 +1,11 @@
 // A folder under the system's temporary folder for one test, removed with everything in it.
+// Free of doctest, so that the end-to-end tests with a main of their own use it too: a
+// folder that cannot be made throws, which fails a doctest case like any exception.
 #pragma once
 
-#include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -13,9 +15,13 @@ namespace dejarik::testing {
 
 class TempDir {
   public:
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "dejarik-test-XXXXXX");
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    explicit TempDir(std::string_view prefix = "dejarik-test-") {
+        std::string pattern =
+            std::filesystem::temp_directory_path() / (std::string(prefix) + "XXXXXX");
+        if (mkdtemp(pattern.data()) == nullptr)
+            throw std::filesystem::filesystem_error(
+                "cannot make a temporary folder", pattern,
+                std::error_code(errno, std::generic_category()));
         path_ = pattern;
     }
     ~TempDir() {

@@ -21,6 +21,7 @@
 #include "gui_server.h"
 #include "position.h"
 #include "script_checks.h"
+#include "temp_dir.h"
 #include "ws_client.h"
 
 using nlohmann::json;
@@ -33,29 +34,6 @@ using testing::Failure;
 namespace {
 
 constexpr int kSkipped = 77;
-
-// The browser's scratch folder: its profile, and its temporary files (chromium puts its
-// singleton socket in $TMPDIR and leaves it there when killed, one folder a run), removed
-// on every way out of the test, after the browser (declared before it) is gone.
-class Scratch {
-  public:
-    Scratch() {
-        std::string pattern =
-            std::filesystem::temp_directory_path() / "dejarik-gui-chromium-XXXXXX";
-        if (mkdtemp(pattern.data()) == nullptr) fail("cannot make a folder for the browser");
-        path_ = pattern;
-    }
-    ~Scratch() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
-  private:
-    std::filesystem::path path_;
-};
 
 std::optional<std::string> findChromium() {
     if (const char* env = std::getenv("DEJARIK_CHROMIUM"); env && *env) return std::string(env);
@@ -284,7 +262,10 @@ int run(int argc, char** argv) {
     auto server = testing::GuiServer::start(argv[1], {"--engine", argv[2]}, error);
     if (!server) fail(error);
 
-    const Scratch scratch;
+    // The browser's profile and its temporary files (chromium puts its singleton socket in
+    // $TMPDIR and leaves it there when killed, a folder a run), removed on every way out of
+    // the test after the browser (declared later) is gone.
+    const testing::TempDir scratch("dejarik-gui-chromium-");
     const auto profile = scratch.path() / "profile";
     const auto browserTmp = scratch.path() / "tmp";
     std::filesystem::create_directories(browserTmp);
@@ -448,6 +429,9 @@ int main(int argc, char** argv) {
         return run(argc, argv);
     } catch (const Failure& f) {
         std::cerr << "browser test: FAILED: " << f.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "browser test: FAILED: " << e.what() << "\n";
         return 1;
     }
 }
