@@ -470,6 +470,23 @@ TEST_SUITE("arena-unit") {
         CHECK_FALSE(parseResults(text + "game job=0 round=1 game=1 encounter=5 p1=0 p2=1 "
                                         "result=1-0 termination=crash\n",
                                  error));
+
+        // An encounter of an engine the file does not list (its line lost or edited).
+        const auto cut = [&](std::string_view from, std::string_view to) {
+            std::string t = text;
+            t.erase(t.find(from), t.find(to) - t.find(from));
+            return t;
+        };
+        CHECK_FALSE(parseResults(cut("engine 1 ", "encounter 0"), error));
+        CHECK(error.find("encounter of engines the file does not list") != std::string::npos);
+        CHECK_FALSE(parseResults(text + "encounter 1 0 0\n", error));
+        // A file cut short keeps its fingerprint and none of its encounters: merged with a
+        // whole one, whose games name an encounter the first file lacks, it is refused.
+        const auto headless = parseResults(text.substr(0, text.find("engine 0 ")), error);
+        REQUIRE(headless);
+        CHECK(headless->encounters.empty());
+        CHECK_FALSE(mergeResults({*headless, *parsed}, error));
+        CHECK(error.find("file 2 lists other engines or encounters") != std::string::npos);
     }
 
     TEST_CASE("shards merge into exactly the unsharded run") {

@@ -122,6 +122,12 @@ std::optional<ResultsFile> parseResults(std::string_view text, std::string& erro
             Encounter enc;
             if (!(e >> index >> enc.first >> enc.second) || index != r.encounters.size())
                 return fail("malformed encounter line");
+            // The engine lines come first (ResultsFile::header), so the engines are known here.
+            const auto known = [&](int engine) {
+                return engine >= 0 && static_cast<std::size_t>(engine) < r.engines.size();
+            };
+            if (!known(enc.first) || !known(enc.second) || enc.first == enc.second)
+                return fail("encounter of engines the file does not list");
             r.encounters.push_back(enc);
         } else if (kind == "pairs") {
             const auto p = parseNumber<std::uint64_t>(rest);
@@ -227,6 +233,13 @@ std::optional<ResultsFile> mergeResults(const std::vector<ResultsFile>& files, s
             error = "file " + std::to_string(f + 1) +
                     " comes from a run with other settings (fingerprint " + file.fingerprint +
                     ", not " + merged.fingerprint + ")";
+            return std::nullopt;
+        }
+        // The fingerprint names the settings, not the lines: a file cut short or edited can
+        // keep it and lose the engines its games refer to.
+        if (file.engines != merged.engines || file.encounters != merged.encounters) {
+            error = "file " + std::to_string(f + 1) +
+                    " lists other engines or encounters than file 1 (cut short or edited?)";
             return std::nullopt;
         }
         for (const auto& g : file.games) {
