@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "analysis.h"
 #include "game.h"
 #include "temp_dir.h"
 #include "text_file.h"
@@ -77,5 +78,16 @@ TEST_SUITE("arena-unit") {
         CHECK(error.size() < 100);
         CHECK_FALSE(parseRecords("[Key \"v\"\xff\x01]\n", error));
         CHECK(error == "line 1: malformed tag '[Key \"v\"??]'");
+    }
+
+    TEST_CASE("records: an event that does not replay is echoed printable, on one line") {
+        const dejarik::Rules rules(dejarik::RuleOptions{});
+        GameRecord record;
+        record.deal = dejarik::Position::startpos(rules).dfen();
+        record.events.push_back({.token = "c7\x1e\nb7"});
+        std::string error;
+        CHECK_FALSE(forEachEvent(
+            record, rules, [](const auto&, auto, const auto&, const auto&) {}, error));
+        CHECK(error.ends_with("event 1 'c7??b7' is not legal"));
     }
 }

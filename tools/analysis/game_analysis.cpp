@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include "text.h"
 
 namespace dejarik::analysis {
 
@@ -94,14 +95,14 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
     for (std::size_t i = 0; i < total; ++i) {
         const arena::RecordedEvent& recorded = record.events[i];
         if (pos->isOver()) {
-            error = "event " + std::to_string(i + 1) + " '" + recorded.token +
-                    "' after the end of the game";
+            error = "event " + std::to_string(i + 1) + " " + text::quoted(recorded.token) +
+                    " after the end of the game";
             return std::nullopt;
         }
         const auto event = pos->parseEvent(recorded.token);
         if (!event) {
-            error =
-                "event " + std::to_string(i + 1) + " '" + recorded.token + "' is not legal here";
+            error = "event " + std::to_string(i + 1) + " " + text::quoted(recorded.token) +
+                    " is not legal here";
             return std::nullopt;
         }
         AnalysedEvent a;
@@ -148,8 +149,8 @@ std::optional<GameAnalysis> analyseGame(const arena::GameRecord& record, const R
                 if (!best || l.value > best->value) best = &l;
             }
             if (!best || !played) {
-                error = "event " + std::to_string(i + 1) + " '" + recorded.token +
-                        "': the search did not rank it";
+                error = "event " + std::to_string(i + 1) + " " + text::quoted(recorded.token) +
+                        ": the search did not rank it";
                 return std::nullopt;
             }
             if (i == 0) game.initialEv = ranked.ev;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "text.h"
 
 namespace dejarik::arena {
 
@@ -50,8 +51,8 @@ bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit
         const auto& e = record.events[i];
         const auto event = pos->parseEvent(e.token);
         if (!event) {
-            error = recordLabel(record) + "event " + std::to_string(i + 1) + " '" + e.token +
-                    "' is not legal";
+            error = recordLabel(record) + "event " + std::to_string(i + 1) + " " +
+                    text::quoted(e.token) + " is not legal";
             return false;
         }
         Position after = *pos;

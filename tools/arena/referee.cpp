@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include "text.h"
 
 namespace dejarik::arena {
 
@@ -138,9 +139,10 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
         const auto event = token.empty() ? std::nullopt : pos.parseEvent(token);
         if (!event) {
             forfeit(decider, Termination::Illegal,
-                    token.empty() ? "no bestmove"
-                                  : "bestmove '" + token + "' is not a legal event of " +
-                                        pos.dfen() + (moves.empty() ? "" : " (after the moves)"));
+                    token.empty()
+                        ? "no bestmove"
+                        : "bestmove " + text::quoted(token) + " is not a legal event of " +
+                              pos.dfen() + (moves.empty() ? "" : " (after the moves)"));
             continue;
         }
 
