@@ -556,6 +556,15 @@ TEST_SUITE("arena-unit") {
         REQUIRE(b);
         CHECK(mergeResults({*b}, error)->games == mergeResults({*a}, error)->games);
 
+        // A file cut short in its header keeps its fingerprint but not its engines: games
+        // appended to it could never be read back, so the resumption is refused.
+        {
+            const std::string text = readFile(full);
+            std::ofstream(part) << text.substr(0, text.find("engine 0 "));
+        }
+        CHECK_FALSE(runTournament(config, interrupt, error));
+        CHECK(error.find("other engines or encounters") != std::string::npos);
+
         // A resumption with other settings is refused.
         config.seed = 43;
         CHECK_FALSE(runTournament(config, interrupt, error));

@@ -177,6 +177,11 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
                     "' belongs to a run with other settings (its 'setting' lines tell which)";
             return std::nullopt;
         }
+        if (previous->engines != results.engines || previous->encounters != results.encounters) {
+            error = "results file '" + config.resultsPath +
+                    "' lists other engines or encounters than this run (cut short or edited?)";
+            return std::nullopt;
+        }
         for (const auto& g : previous->games)
             done.emplace(g.job, g.game);
         results.games = previous->games;
