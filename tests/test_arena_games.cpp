@@ -556,6 +556,38 @@ TEST_SUITE("arena-unit") {
         REQUIRE(b);
         CHECK(mergeResults({*b}, error)->games == mergeResults({*a}, error)->games);
 
+        // A line cut short by an interruption is dropped from the file and its game played
+        // again: the file reads back whole, with every game once.
+        {
+            const std::string text = readFile(full);
+            const std::size_t lastGame = text.rfind("game ");
+            std::ofstream(part) << text.substr(0, lastGame + 30);  // no newline at the end
+        }
+        const RunOutcome mended = run(config);
+        CHECK(mended.records.size() == 1);
+        const auto reread = readResultsFile(part, error);
+        INFO(error);
+        REQUIRE(reread);
+        CHECK(mergeResults({*reread}, error)->games == mergeResults({*a}, error)->games);
+
+        // Games the run would not play, or one game with two results, are not this run's.
+        const std::string whole = readFile(full);
+        std::ofstream(part) << whole
+                            << "game job=99 round=50 game=1 encounter=0 p1=0 p2=1 result=1-0 "
+                               "termination=elimination\n";
+        CHECK_FALSE(runTournament(config, interrupt, error));
+        CHECK(error.find("not in this run's schedule") != std::string::npos);
+        const std::string firstGame = whole.substr(whole.find("game "));
+        const std::string firstLine = firstGame.substr(0, firstGame.find('\n') + 1);
+        std::string conflicting = firstLine;
+        const auto result = conflicting.find("result=") + 7;
+        conflicting.replace(
+            result, conflicting.find(' ', result) - result,
+            firstLine.find("result=1/2-1/2") != std::string::npos ? "1-0" : "1/2-1/2");
+        std::ofstream(part) << whole << conflicting;
+        CHECK_FALSE(runTournament(config, interrupt, error));
+        CHECK(error.find("two different results") != std::string::npos);
+
         // A file cut short in its header keeps its fingerprint but not its engines: games
         // appended to it could never be read back, so the resumption is refused.
         {

@@ -51,6 +51,30 @@ expect_usage_error "--log $dir: is a directory" "${match[@]}" --log "$dir"
 checks=$((checks + 1))
 run "${match[@]}" --results /dev/null
 [[ $rc -eq 0 ]] || fail "[--results /dev/null] exit code $rc: $(cat "$tmp/err")"
+# Two outputs on one file would write over each other.
+expect_usage_error "--results and --records name the same file" "${match[@]}" \
+    --results "$tmp/same" --records "$tmp/./same"
+# A file that cannot take what is written (a full disk) fails the run or the merge, with
+# one line: the data is not silently lost.
+for output in --results --records; do
+    checks=$((checks + 1))
+    run "${match[@]}" $output /dev/full
+    if [[ $rc -eq 0 || $(wc -l <"$tmp/err") -ne 1 ]] ||
+        ! grep -q "^$toolName: error: cannot write '/dev/full'" "$tmp/err"; then
+        fail "[$output /dev/full] exit code $rc: $(cat "$tmp/err")"
+    fi
+done
+run "${match[@]}" --results "$tmp/one.results"
+expect_usage_error "cannot write '/dev/full'" merge --out /dev/full "$tmp/one.results"
+# Numbers a flag or an engine item cannot take: a usage error, never an overflow.
+expect_usage_error "--shard: expected K/N" "${match[@]}" --shard 1/2/3
+for flag in --stall-timeout --start-timeout --timemargin; do
+    expect_usage_error "$flag must be from" "${match[@]}" "$flag" 9223372036854775807
+done
+expect_usage_error "movetime: expected milliseconds from 1 to" --engine builtin=random \
+    --engine "cmd=$engine" movetime=9223372036854775807 --pairs 1 --quiet
+expect_usage_error "tc: expected seconds" --engine builtin=random --engine "cmd=$engine" \
+    tc=1e12+0 --pairs 1 --quiet
 
 use "$engine"
 expect_usage_error "--records: cannot read $dir: is a directory" analyse-game --records "$dir"

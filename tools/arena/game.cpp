@@ -104,15 +104,20 @@ std::optional<std::string> TimeControl::set(std::string_view key, std::string_vi
         nodes = *n;
     } else if (key == "movetime") {
         const auto ms = parseNumber<std::int64_t>(value);
-        if (!ms || *ms < 1) return "movetime: expected milliseconds (> 0), got " + text::quoted(v);
+        if (!ms || *ms < 1 || *ms > kMaxMilliseconds)
+            return "movetime: expected milliseconds from 1 to " + std::to_string(kMaxMilliseconds) +
+                   ", got " + text::quoted(v);
         movetimeMs = *ms;
     } else if (key == "tc") {
         const auto plus = value.find('+');
         const auto base = parseSeconds(value.substr(0, plus));
         const auto inc = plus == std::string_view::npos ? std::optional<double>(0.0)
                                                         : parseSeconds(value.substr(plus + 1));
-        if (!base || !inc || *base <= 0)
-            return "tc: expected seconds as BASE or BASE+INC (e.g. 10+0.1), got " + text::quoted(v);
+        constexpr double kMaxSeconds = kMaxMilliseconds / 1000.0;
+        if (!base || !inc || *base <= 0 || *base > kMaxSeconds || *inc > kMaxSeconds)
+            return "tc: expected seconds as BASE or BASE+INC (e.g. 10+0.1), each at most " +
+                   std::to_string(static_cast<std::int64_t>(kMaxSeconds)) + ", got " +
+                   text::quoted(v);
         baseMs = std::llround(*base * 1000);
         incMs = std::llround(*inc * 1000);
     } else {

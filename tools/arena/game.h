@@ -43,6 +43,11 @@ enum class GameOutcome : std::uint8_t { Player1Wins, Player2Wins, Draw };
 // The words of s, split at white space.
 [[nodiscard]] std::vector<std::string> splitWords(std::string_view s);
 
+// The longest time the arena takes for anything (a limit, a clock, a timeout): over eleven
+// days, and far inside what the nanosecond clocks it is added to can hold (now + 2^63 ns
+// overflows; 10^9 ms is 10^15 ns).
+inline constexpr std::int64_t kMaxMilliseconds = 1'000'000'000;
+
 // The limits of one engine's searches. Any combination may be given; at least one is
 // needed for an engine run by the arena.
 struct TimeControl {

@@ -15,20 +15,24 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <boost/program_options.hpp>
-#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "analysis.h"
 #include "command_line.h"
 #include "deals.h"
 #include "ends.h"
+#include "number.h"
 #include "report_fit.h"
+#include "text.h"
 #include "text_file.h"
 #include "tournament.h"
 
@@ -242,7 +246,12 @@ int runCommand(const std::vector<std::string>& args) {
     config.concurrency = concurrency;
     if (maxTurns < 1) return usageError("--max-turns must be at least 1");
     config.referee.maxTurns = maxTurns;
-    if (margin < 0 || stall < 1 || startTimeout < 1) return usageError("bad timeout");
+    for (const auto& [flag, ms, least] :
+         {std::tuple{"--timemargin", margin, 0}, std::tuple{"--stall-timeout", stall, 1},
+          std::tuple{"--start-timeout", startTimeout, 1}})
+        if (ms < least || ms > kMaxMilliseconds)
+            return usageError(fmt::format("{} must be from {} to {} ms, got {}", flag, least,
+                                          kMaxMilliseconds, ms));
     config.referee.timeMargin = std::chrono::milliseconds(margin);
     config.referee.stallTimeout = std::chrono::milliseconds(stall);
     config.timeouts.start = std::chrono::milliseconds(startTimeout);
@@ -253,12 +262,14 @@ int runCommand(const std::vector<std::string>& args) {
     }
     {
         const auto slash = shard.find('/');
-        int k = 0, n = 0;
-        if (slash == std::string::npos || std::sscanf(shard.c_str(), "%d/%d", &k, &n) != 2 ||
-            n < 1 || k < 1 || k > n)
-            return usageError("--shard: expected K/N with 1 <= K <= N");
-        config.shardIndex = k - 1;
-        config.shardCount = n;
+        const auto k = parseNumber<int>(std::string_view(shard).substr(0, slash));
+        const auto n = slash == std::string::npos
+                           ? std::nullopt
+                           : parseNumber<int>(std::string_view(shard).substr(slash + 1));
+        if (!k || !n || *n < 1 || *k < 1 || *k > *n)
+            return usageError("--shard: expected K/N with 1 <= K <= N, got " + text::quoted(shard));
+        config.shardIndex = *k - 1;
+        config.shardCount = *n;
     }
     config.resultsPath = resultsPath;
     config.recordsPath = recordsPath;
@@ -271,11 +282,23 @@ int runCommand(const std::vector<std::string>& args) {
         const std::string& path;
         bool readBack;
     };
-    for (const Output& o :
-         {Output{"--results", resultsPath, config.resume}, Output{"--records", recordsPath, false},
-          Output{"--log", logPath, false}})
+    const std::array<Output, 3> outputs{Output{"--results", resultsPath, config.resume},
+                                        Output{"--records", recordsPath, false},
+                                        Output{"--log", logPath, false}};
+    for (const Output& o : outputs)
         if (auto problem = o.path.empty() ? std::nullopt : outputFileProblem(o.path, o.readBack))
             return usageError(std::string(o.flag) + " " + o.path + ": " + *problem);
+    // Two of them on one file would write over each other.
+    for (std::size_t a = 0; a < outputs.size(); ++a)
+        for (std::size_t b = a + 1; b < outputs.size(); ++b) {
+            std::error_code ec;
+            if (!outputs[a].path.empty() && !outputs[b].path.empty() &&
+                std::filesystem::weakly_canonical(outputs[a].path, ec) ==
+                    std::filesystem::weakly_canonical(outputs[b].path, ec))
+                return usageError(std::string(outputs[a].flag) + " and " +
+                                  std::string(outputs[b].flag) + " name the same file " +
+                                  outputs[b].path);
+        }
     config.log = makeLogger(vm.count("verbose") > 0, vm.count("quiet") > 0, logPath);
     if (!vm.count("quiet")) config.progress = &std::cerr;
 
@@ -342,6 +365,7 @@ int mergeCommand(const std::vector<std::string>& args) {
         o << merged->header();
         for (const auto& g : merged->games)
             o << ResultsFile::formatGame(g);
+        o.close();  // what is still buffered is written here, and may fail here
         if (!o) return usageError("cannot write '" + out + "'");
     }
     std::cout << merged->games.size() << " games from " << files.size() << " files\n"

@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -9,10 +13,17 @@
 #include <thread>
 
 #include "deals.h"
+#include "text_file.h"
 
 namespace dejarik::arena {
 
 namespace {
+
+// Why the last system call failed, as ": reason" (a stream's failure leaves errno set by
+// the write that failed), or nothing.
+std::string systemReason() {
+    return errno != 0 ? ": " + std::string(std::strerror(errno)) : std::string();
+}
 
 // Collects finished games from the workers: appends them to the files at once (so that an
 // interruption loses nothing finished), keeps the tally, prints progress and runs the SPRT.
@@ -30,13 +41,16 @@ class Collector {
     void add(const GameLine& line, GameRecord record) {
         const std::lock_guard lock(mutex_);
         results_.games.push_back(line);
+        errno = 0;
         if (resultsOut_) {
             *resultsOut_ << ResultsFile::formatGame(line);
             resultsOut_->flush();
+            if (!*resultsOut_) writeFailed(config_.resultsPath);
         }
         if (recordsOut_) {
             *recordsOut_ << formatRecord(record);
             recordsOut_->flush();
+            if (!*recordsOut_) writeFailed(config_.recordsPath);
         }
         if (config_.keepRecords) records_.push_back(std::move(record));
 
@@ -57,6 +71,13 @@ class Collector {
 
     [[nodiscard]] bool stopDispatch() const { return stopDispatch_.load(); }
 
+    // The first file that could not be written (a full disk): the run stops there, since
+    // games it can no longer keep are not worth playing.
+    [[nodiscard]] std::optional<std::string> writeError() {
+        const std::lock_guard lock(mutex_);
+        return writeError_;
+    }
+
     RunOutcome finish(bool interrupted) {
         const std::lock_guard lock(mutex_);
         if (config_.progress)
@@ -70,6 +91,13 @@ class Collector {
     }
 
   private:
+    void writeFailed(const std::string& path) {
+        if (!writeError_)
+            writeError_ = "cannot write '" + path + "'" + systemReason() +
+                          ": the run stopped; the games before are in it";
+        stopDispatch_ = true;
+    }
+
     const RunConfig& config_;
     std::mutex mutex_;
     ResultsFile results_;
@@ -79,6 +107,7 @@ class Collector {
     Clock::time_point lastProgress_;
     std::vector<GameRecord> records_;
     std::optional<SprtStop> sprtStop_;
+    std::optional<std::string> writeError_;
     std::atomic<bool> stopDispatch_{false};
 };
 
@@ -169,9 +198,18 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
                 "' exists: pass --resume to continue that run, or name another file";
         return std::nullopt;
     }
+    const std::uint64_t total = config.pairs * results.encounters.size();
     if (exists) {
-        auto previous = readResultsFile(config.resultsPath, error);
-        if (!previous) return std::nullopt;
+        const auto text = readTextFile(config.resultsPath, error);
+        if (!text) return std::nullopt;
+        // A run killed in the middle of writing a line leaves it unfinished: it is dropped,
+        // and its game played again. (npos + 1 is 0: no line at all is whole.)
+        const std::size_t whole = text->rfind('\n') + 1;
+        auto previous = parseResults(std::string_view(*text).substr(0, whole), error);
+        if (!previous) {
+            error = config.resultsPath + ": " + error;
+            return std::nullopt;
+        }
         if (previous->fingerprint != results.fingerprint) {
             error = "results file '" + config.resultsPath +
                     "' belongs to a run with other settings (its 'setting' lines tell which)";
@@ -182,19 +220,51 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
                     "' lists other engines or encounters than this run (cut short or edited?)";
             return std::nullopt;
         }
-        for (const auto& g : previous->games)
+        // Only games this run would play, each with one result: what merge accepts.
+        for (const auto& g : previous->games) {
+            const Job job = jobAt(g.job, results.encounters.size());
+            if (g.job >= total || job.encounter != g.encounter || job.round != g.round) {
+                error = fmt::format(
+                    "results file '{}': job {} (round {}, encounter {}) is not in "
+                    "this run's schedule of {} pairs",
+                    config.resultsPath, g.job, g.round + 1, g.encounter, config.pairs);
+                return std::nullopt;
+            }
+        }
+        auto merged = mergeResults({*previous}, error);
+        if (!merged) {
+            error = "results file '" + config.resultsPath + "': " + error;
+            return std::nullopt;
+        }
+        if (whole < text->size()) {
+            std::error_code ec;
+            std::filesystem::resize_file(config.resultsPath, whole, ec);
+            if (ec) {
+                error = "cannot drop the unfinished last line of '" + config.resultsPath +
+                        "': " + ec.message();
+                return std::nullopt;
+            }
+            config.log->warn("{}: dropped an unfinished last line; its game is played again",
+                             config.resultsPath);
+        }
+        for (const auto& g : merged->games)
             done.emplace(g.job, g.game);
-        results.games = previous->games;
+        results.games = std::move(merged->games);
     }
 
     std::optional<std::ofstream> resultsOut, recordsOut;
     if (!config.resultsPath.empty()) {
+        errno = 0;
         resultsOut.emplace(config.resultsPath, std::ios::app);
         if (!*resultsOut) {
             error = "cannot write '" + config.resultsPath + "'";
             return std::nullopt;
         }
         if (!exists) *resultsOut << results.header() << std::flush;
+        if (!*resultsOut) {
+            error = "cannot write '" + config.resultsPath + "'" + systemReason();
+            return std::nullopt;
+        }
     }
     if (!config.recordsPath.empty()) {
         recordsOut.emplace(config.recordsPath, config.resume ? std::ios::app : std::ios::trunc);
@@ -205,7 +275,6 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
     }
 
     std::vector<Job> jobs;
-    const std::uint64_t total = config.pairs * results.encounters.size();
     for (std::uint64_t j = 0; j < total; ++j) {
         if (j % static_cast<std::uint64_t>(config.shardCount) !=
             static_cast<std::uint64_t>(config.shardIndex))
@@ -283,6 +352,10 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
         pool.emplace_back(worker);
     for (auto& t : pool)
         t.join();
+    if (auto e = collector.writeError()) {
+        error = *e;
+        return std::nullopt;
+    }
     return collector.finish(interrupt.load());
 }
 
