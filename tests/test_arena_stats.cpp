@@ -168,6 +168,24 @@ TEST_SUITE("arena-unit") {
         CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=5 model=bayes", error));
         CHECK_FALSE(SprtConfig::parse("elo0=x", error));
         CHECK_FALSE(SprtConfig::parse("alpha=0.6 beta=0.5", error));
+
+        // Hypotheses whose LLR would be NaN, or bounds no match reaches, are refused; the
+        // largest allowed give a finite LLR on lopsided and on even counts.
+        CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=1e300", error));
+        CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=201", error));
+        CHECK(error.find("from -200 to 200 under the normalized model") != std::string::npos);
+        CHECK_FALSE(SprtConfig::parse("elo0=-1001 elo1=0 model=logistic", error));
+        CHECK_FALSE(SprtConfig::parse("elo0=0 elo1=5 alpha=1e-320", error));
+        for (const char* text : {"elo0=-200 elo1=200", "elo0=0 elo1=200", "elo0=-200 elo1=0",
+                                 "elo0=-1000 elo1=1000 model=logistic"}) {
+            INFO(text);
+            const auto extreme = SprtConfig::parse(text, error);
+            REQUIRE(extreme);
+            for (const Pentanomial& p :
+                 {Pentanomial{{0, 0, 1, 0, 2}}, Pentanomial{{3, 10, 20, 9, 4}},
+                  Pentanomial{{0, 0, 0, 0, 40}}})
+                CHECK(std::isfinite(sprtLlr(*extreme, p)));
+        }
     }
 }
 

@@ -22,6 +22,11 @@ expect_usage_error "--capture-depth" --captures 10 --capture-depth 0 --out "$tmp
 
 expect_usage_error "--tables: no directory" --tables "$tmp/none" --out "$tmp/w.txt"
 expect_usage_error "Courtier" --ruleset courtier --out "$tmp/w.txt"
+# A time no clock can hold is refused, not overflowed.
+for seconds in 1e30 inf 1e10; do
+    expect_usage_error "--seconds must be above 0 and at most" --seconds "$seconds" \
+        --out "$tmp/w.txt"
+done
 expect_usage_error "not a CreatureFile" --out "$tmp/w.txt" \
     --option "CreatureFile=$(dirname "$0")/../data/creatures/kelly.txt"
 expect_usage_error "Rays of Death" --option RaysOfDeath=true --out "$tmp/w.txt"
@@ -91,6 +96,10 @@ expect_usage_error "--perturbation" spsa --engine "$engine" --perturbation 0 --o
 expect_usage_error "unknown weight boldness" spsa --engine "$engine" --params boldness \
     --out "$tmp/s.txt"
 expect_usage_error "--engine/--each" spsa --engine "$engine" --each depth=x --out "$tmp/s.txt"
+expect_usage_error "--engine/--each: tc: expected seconds" spsa --engine "$engine" \
+    --each tc=1e12 --out "$tmp/s.txt"
+expect_usage_error "Courtier has no weights" spsa --engine "$engine" --ruleset courtier \
+    --out "$tmp/s.txt"
 checks=$((checks + 1))
 run spsa --engine "$tmp/no-engine" --each depth=1 --iterations 2 --out "$tmp/s.txt"
 if [[ $rc -ne 1 ]] || [[ $(wc -l <"$tmp/err") -ne 1 ]] ||

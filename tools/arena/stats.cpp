@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -334,12 +336,22 @@ std::optional<SprtConfig> SprtConfig::parse(std::string_view text, std::string& 
         }
         *field = *v;
     }
+    // Beyond 1000 Elo (200 normalized: a pair's mean 0.8 standard deviations from a half)
+    // the hypotheses' likelihoods have no solution or underflow, and an LLR of NaN never
+    // decides; below 1e-6 an error rate makes a bound of ±14 and more that no match reaches.
+    constexpr double kMinErrorRate = 1e-6;
+    const double maxElo = c.model == EloModel::Normalized ? 200 : 1000;
+    if (std::abs(c.elo0) > maxElo || std::abs(c.elo1) > maxElo) {
+        error = fmt::format("SPRT: elo0 and elo1 must be from -{0} to {0} under the {1} model",
+                            maxElo, eloModelName(c.model));
+        return std::nullopt;
+    }
     if (c.elo0 >= c.elo1) {
         error = "SPRT: elo0 must be less than elo1";
         return std::nullopt;
     }
-    if (c.alpha <= 0 || c.beta <= 0 || c.alpha + c.beta >= 1) {
-        error = "SPRT: alpha and beta must be positive with alpha + beta < 1";
+    if (c.alpha < kMinErrorRate || c.beta < kMinErrorRate || c.alpha + c.beta >= 1) {
+        error = "SPRT: alpha and beta must be at least 0.000001 with alpha + beta < 1";
         return std::nullopt;
     }
     return c;

@@ -105,11 +105,14 @@ int main(int argc, char** argv) {
     if (captureDepth < 1 || captureDepth > 12)
         return usageError("--capture-depth must be from 1 to 12");
     if (threads < 1 || threads > 64) return usageError("--threads must be from 1 to 64");
-    if (!(limit > 0)) return usageError("--seconds must be above 0");
+    if (!(limit > 0 && limit <= tune::kMaxFitSeconds))
+        return usageError("--seconds must be above 0 and at most " +
+                          std::to_string(static_cast<std::int64_t>(tune::kMaxFitSeconds)));
     const Rules rules(options);
     const auto ruleset = parseRuleset(rulesetName);
     if (!ruleset) return usageError("--ruleset: unknown ruleset " + rulesetName);
-    if (rules.courtier()) return usageError("--ruleset: Courtier has no weights to fit");
+    if (rules.courtier())
+        return usageError("--ruleset: " + std::string(tune::kCourtierHasNoWeights));
     // The tables label the samples unless the records do, and the capture samples' searches.
     const bool withTables = recordFiles.empty() || captures > 0;
     const std::filesystem::path tableRoot =

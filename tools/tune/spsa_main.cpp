@@ -83,6 +83,8 @@ int spsaMain(const std::vector<std::string>& args) {
     std::string error;
     auto rules = arena::ruleSettings(rulesetName, ruleItems, error);
     if (!rules) return usageError(error);
+    if (Rules(rules->options).courtier())
+        return usageError("--ruleset: " + std::string(kCourtierHasNoWeights));
     eval::Tunables start;
     if (!startFile.empty())
         if (auto err = eval::loadTunables(startFile, start)) return usageError("--start: " + *err);

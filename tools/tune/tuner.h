@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "game.h"
@@ -18,6 +19,14 @@
 #include "tunables.h"
 
 namespace dejarik::tune {
+
+// Why neither the fit nor SPSA takes Courtier: its evaluation (eval/courtier_eval.h) reads
+// none of the tunable weights.
+inline constexpr std::string_view kCourtierHasNoWeights = "Courtier has no weights to fit";
+
+// The longest fit the tuner takes: over eleven days, and within what a nanosecond clock can
+// add to now.
+inline constexpr double kMaxFitSeconds = 1e6;
 
 // A position and its label: the tables' value for player 1 (the game without the quiet
 // draw, which the positions' rules leave out too).
