@@ -66,6 +66,9 @@ for output in --results --records; do
 done
 run "${match[@]}" --results "$tmp/one.results"
 expect_usage_error "cannot write '/dev/full'" merge --out /dev/full "$tmp/one.results"
+# A name with a line break would cut the results file's engine line.
+expect_usage_error "holds a control character" --engine builtin=greedy name=$'a\nb' \
+    --engine builtin=random --pairs 1 --quiet
 # Numbers a flag or an engine item cannot take: a usage error, never an overflow.
 expect_usage_error "--shard: expected K/N" "${match[@]}" --shard 1/2/3
 for flag in --stall-timeout --start-timeout --timemargin; do
