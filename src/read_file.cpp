@@ -34,8 +34,14 @@ std::optional<std::string> readFile(const std::string& path, const ReadLimits& l
         error = {kind, std::move(what)};
         return std::nullopt;
     };
-    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    // Opened without blocking: opening a FIFO otherwise waits for a writer, for ever when
+    // none comes (a path a GUI, a table header or a typo names). Its reads block again
+    // below; one that no writer holds open reads as empty.
+    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0) return fail(ReadError::Kind::Unreadable, std::strerror(errno));
+    if (const int flags = ::fcntl(fd.get(), F_GETFL);
+        flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return fail(ReadError::Kind::Unreadable, std::strerror(errno));
     // A directory opens and then reads as nothing, which would pass for an empty file.
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0)

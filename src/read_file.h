@@ -2,7 +2,7 @@
 // small files an option names (CreatureFile, EvalFile: bounded in size) and the arena's
 // deals, records and results (any size, bounded per line). A device or a wrong path
 // (/dev/zero, a binary, a directory) is refused at once instead of filling the memory or
-// passing for an empty file.
+// passing for an empty file; a FIFO no writer holds open reads as empty, never waits.
 #pragma once
 
 #include <cstddef>

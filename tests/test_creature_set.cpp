@@ -2,6 +2,7 @@
 // set in force everywhere the rules use creatures (letters, ratings, startpos, DFEN, odds,
 // the fingerprints), the dice rule of §16.3, and perft with the example files.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <memory>
@@ -177,6 +178,12 @@ TEST_SUITE("creature sets") {
         std::ofstream(big) << kMinimal << std::string(70000, '#');
         CHECK_FALSE(CreatureSet::load(big, &error));
         CHECK(error == "CreatureFile " + big + ": larger than 64 KiB");
+        // A FIFO that nobody writes to reads as empty at once; opening it used to wait for
+        // a writer for ever (the test would hang until its time-out).
+        const std::string fifo = dir.str() + "/fifo";
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        CHECK_FALSE(CreatureSet::load(fifo, &error));
+        CHECK(error == "CreatureFile " + fifo + ": no creature");
 
         RuleOptions o;
         REQUIRE_FALSE(o.set("CreatureFile", kMirrorFile));
