@@ -253,6 +253,61 @@ TEST_SUITE("gui-codec") {
         CHECK(found);
     }
 
+    TEST_CASE("a creature file's pieces carry its names and letters, past the eighth") {
+        // 26 creatures, the start groups the last four against the first four: creature
+        // indices up to 25 on the board, and names no built-in table has.
+        std::string text = "set Big\nstart ZYXW ABCD\n";
+        for (char c = 'A'; c <= 'Z'; ++c)
+            text += std::string(1, c) + " " + std::to_string(1 + (c - 'A') % 8) + " " +
+                    std::to_string(8 - (c - 'A') % 8) + " " + std::to_string(1 + (c - 'A') % 4) +
+                    " Beast" + std::string(1, c) + "\n";
+        std::string error;
+        auto set = CreatureSet::parse(text, "big.txt", &error);
+        REQUIRE_MESSAGE(set, error);
+        GameSetup setup;
+        setup.options.creatureFile = std::make_shared<const CreatureSet>(std::move(*set));
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        const Rules& rules = game->rules();
+        CHECK(game->deal() == rules.startDfen());
+        for (int c = 0; c < rules.creatureCount(); ++c)
+            for (const Player p : {Player::One, Player::Two})
+                REQUIRE(pieceName(rules, Piece(p, static_cast<Creature>(c))) ==
+                        "Beast" + std::string(1, static_cast<char>('A' + c)));
+
+        json s = json::parse(encodeState(*game, View{0, false, false, "e"}));
+        REQUIRE(s["cells"].size() == 8);
+        for (const json& p : s["cells"]) {
+            const std::string letter = p["letter"];
+            CHECK(p["name"] ==
+                  "Beast" + std::string(1, static_cast<char>(std::toupper(letter[0]))));
+        }
+        // Both sides' first legal decisions until an attack is rolled: the dice and the
+        // record's comment name the creatures by the file's letters.
+        for (int guard = 0; game->turn() != Turn::Dice; ++guard) {
+            REQUIRE(guard < 200);
+            REQUIRE(game->turn() != Turn::Over);
+            EventList list;
+            game->position().generate(list);
+            Event pick = list[0];
+            for (const Event e : list)
+                if (e.kind() == EventKind::Attack) pick = e;
+            REQUIRE_FALSE(game->decide(game->position().token(pick), game->turn() == Turn::Human));
+        }
+        const Position before = game->position();
+        const char attacker = rules.letter(before.at(before.pendingFrom()));
+        const char defender = rules.letter(before.at(before.pendingTo()));
+        const json d = json::parse(encodeDice(before, game->roll()));
+        CHECK(d["attacker"]["letter"] == std::string(1, attacker));
+        CHECK(d["attacker"]["name"] ==
+              "Beast" + std::string(1, static_cast<char>(std::toupper(attacker))));
+        CHECK(d["defender"]["name"] ==
+              "Beast" + std::string(1, static_cast<char>(std::toupper(defender))));
+        const std::string comment = game->events().back().comment;
+        CHECK(comment.front() == attacker);
+        CHECK(comment.find(std::string(" vs ") + defender + " ") != std::string::npos);
+    }
+
     TEST_CASE("info lines") {
         const auto i = parseInfoLine(
             "info depth 4 seldepth 12 multipv 2 time 314 nodes 215620 nps 686687 hashfull 11 "

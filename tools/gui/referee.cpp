@@ -1,24 +1,13 @@
 #include "referee.h"
 
-#include "courtier.h"
 #include "deals.h"
 
 namespace dejarik::gui {
 
-namespace {
-
-constexpr std::array<std::string_view, kCreatureCount> kCreatureNames{
-    "Savrip", "Monnok", "Ghhhk", "Houjix", "Strider", "Ng'ok", "K'lor'slug", "Molator"};
-
-}  // namespace
-
-std::string_view creatureName(Creature c) {
-    return kCreatureNames[static_cast<std::size_t>(c)];
-}
-
 std::string_view pieceName(const Rules& rules, Piece p) {
-    if (rules.courtier()) return p.creature() == courtier::kKing ? "King" : "Guard";
-    return creatureName(p.creature());
+    // The set in force names every creature it has, a creature file's (up to 26) and
+    // Courtier's Guard and King included.
+    return rules.creatures().creature(static_cast<int>(p.creature())).name;
 }
 
 std::string Strength::goCommand() const {
@@ -45,8 +34,14 @@ std::unique_ptr<Referee> Referee::start(const GameSetup& setup, std::string& err
         return nullptr;
     }
     auto rules = std::make_unique<Rules>(setup.options);
-    const std::string deal = setup.randomDeal ? arena::randomDeal(rules->ruleset(), setup.seed, 0)
-                                              : std::string(Position::startDfen(rules->ruleset()));
+    // A creature file deals its own creatures (RULES §16.3): the ruleset's letters are not
+    // among them.
+    const bool ownSet = rules->fromCreatureFile();
+    const std::string deal = setup.randomDeal
+                                 ? (ownSet ? arena::randomDeal(*rules, setup.seed, 0)
+                                           : arena::randomDeal(rules->ruleset(), setup.seed, 0))
+                             : ownSet ? rules->startDfen()
+                                      : std::string(Position::startDfen(rules->ruleset()));
     const auto start = Position::fromDfen(deal, *rules, &error);
     if (!start) return nullptr;
     return std::unique_ptr<Referee>(new Referee(setup, std::move(rules), deal, *start));
@@ -138,7 +133,8 @@ arena::AttackRoll Referee::roll() {
     const arena::AttackRoll r = arena::rollAttack(
         rules_->dice(), rules_->ratings(attacker.creature()).attack,
         rules_->ratings(defender.creature()).defence, luck_.attack(side, attacksBy(side)));
-    append(Event::outcome(r.outcome), r.describe(attacker.letter(), defender.letter()));
+    append(Event::outcome(r.outcome),
+           r.describe(rules_->letter(attacker), rules_->letter(defender)));
     return r;
 }
 

@@ -97,8 +97,7 @@ class Referee {
     std::optional<Ending> ending_;
 };
 
-[[nodiscard]] std::string_view creatureName(Creature c);
-// A piece's name on the page: its creature's, or Courtier's Guard or King.
+// A piece's name on the page: its creature's in the set in force (Courtier's Guard or King).
 [[nodiscard]] std::string_view pieceName(const Rules& rules, Piece p);
 
 }  // namespace dejarik::gui

@@ -188,7 +188,9 @@ function drawPieces(s) {
       transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`}, layer);
     el('circle', {r: 17}, g);
     el('text', {class: 'letter', y: 3}, g).textContent = p.letter;
-    el('text', {class: 'name', y: 11}, g).textContent = p.name;
+    // Long names (Mantellian Savrip, a creature file's) are squeezed to fit the disc.
+    const fit = p.name.length > 10 ? {textLength: 30, lengthAdjust: 'spacingAndGlyphs'} : {};
+    el('text', {class: 'name', y: 11, ...fit}, g).textContent = p.name;
     const title = el('title', {}, g);
     title.textContent = p.attack === undefined ? `${p.name} (player ${p.owner})` :
       `${p.name} (player ${p.owner}): attack ${p.attack}, ` +
