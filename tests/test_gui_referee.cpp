@@ -2,8 +2,11 @@
 // undo, the end of a game and its record in the arena's format.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "game.h"
 #include "referee.h"
+#include "temp_dir.h"
 
 using namespace dejarik;
 using namespace dejarik::gui;
@@ -259,6 +262,32 @@ TEST_SUITE("gui-referee") {
         CHECK(loaded->turn() == game->turn());
         CHECK(loaded->position().dfen() == game->position().dfen());
         CHECK(loaded->position().key() == game->position().key());
+    }
+
+    TEST_CASE("a record naming a file on the server is refused, the file unopened") {
+        // A valid creature file: the record is refused for naming it, not for its contents.
+        const testing::TempDir dir;
+        const std::string path = (dir.path() / "set.txt").string();
+        std::ofstream(path) << "set Mine\nstart ABCD EFGH\nA 6 6 2 Aa\nB 6 5 3 Bb\n"
+                               "C 4 3 2 Cc\nD 4 4 1 Dd\nE 2 7 3 Ee\nF 3 8 1 Ff\n"
+                               "G 7 3 2 Gg\nH 8 2 2 Hh\n";
+        const auto record = [](const std::string& rules) {
+            return "[Player1 \"a\"]\n[Player2 \"b\"]\n[Rules \"" + rules +
+                   "\"]\n[Deal \"./............/.ABCD..efgh. 1 2 0 1\"]\n[Result \"*\"]\n\n*\n";
+        };
+        std::string error;
+        for (const std::string& tag :
+             {"kelly CreatureFile=" + path, "kelly creaturefile=" + path,
+              std::string("kelly DrawTurns=30 CREATUREFILE=/etc/passwd")}) {
+            CHECK_FALSE(Referee::fromRecord(record(tag), Player::One, Strength{2, 0}, error));
+            CHECK_MESSAGE(error ==
+                              "Rules tag: 'CreatureFile' names a file on the server and cannot "
+                              "be set by a page",
+                          tag);
+        }
+        // Without the file the deal's letters are not the kelly creatures': only that.
+        CHECK_FALSE(Referee::fromRecord(record("kelly"), Player::One, Strength{2, 0}, error));
+        CHECK(error.find("Deal tag") == 0);
     }
 
     TEST_CASE("a tampered record is refused") {

@@ -3,7 +3,8 @@
 //           afterwards the server's child processes and threads are back to their baseline.
 //   robust: malformed and out-of-order messages are refused and change nothing; a page that
 //           leaves mid-search has its engine reaped; engines that crash, stall or play
-//           illegally are reported and restarted; no request reads outside the page.
+//           illegally are reported and restarted; no request reads outside the page, and no
+//           record loaded makes the server open a file.
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -293,11 +294,35 @@ int runRobust(const std::string& gui, const std::string& engine, const std::stri
             const json e = page.next({"error", "state"}, 5s);
             if (e.is_null() || e["type"] != "error") fail("no error for " + bad);
         }
+        // A record's Rules tag may not name a file either: a valid creature file, and a FIFO
+        // whose opening would block the session for good, are refused unopened.
+        const auto files = std::filesystem::temp_directory_path() /
+                           ("dejarik-gui-files-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(files);
+        std::ofstream(files / "set.txt") << "set Mine\nstart ABCD EFGH\nA 6 6 2 Aa\nB 6 5 3 Bb\n"
+                                            "C 4 3 2 Cc\nD 4 4 1 Dd\nE 2 7 3 Ee\nF 3 8 1 Ff\n"
+                                            "G 7 3 2 Gg\nH 8 2 2 Hh\n";
+        if (::mkfifo((files / "fifo").c_str(), 0600) != 0) fail("cannot make a FIFO");
+        for (const char* name : {"set.txt", "fifo"}) {
+            page.send({{"type", "load"},
+                       {"text", "[Player1 \"a\"]\n[Player2 \"b\"]\n[Rules \"kelly CreatureFile=" +
+                                    (files / name).string() +
+                                    "\"]\n[Deal \"./............/.ABCD..efgh. 1 2 0 1\"]\n"
+                                    "[Result \"*\"]\n\n*\n"}});
+            const json e = page.next({"error", "state"}, 5s);
+            check(!e.is_null() && e["type"] == "error" &&
+                      e["message"] ==
+                          "cannot load the record: Rules tag: 'CreatureFile' names a "
+                          "file on the server and cannot be set by a page",
+                  std::string("a record naming a file on the server (") + name + ") is refused");
+        }
+        std::filesystem::remove_all(files);
         page.send({{"type", "goto"}, {"ply", 0}});
         const json same = page.next({"state"});
         check(!same.is_null() && same["dfen"] == start["dfen"] && same["plies"] == 0 &&
                   same["seed"] == "5",
-              "ten malformed or out-of-order messages: ten errors, the game unchanged");
+              "ten malformed or out-of-order messages and two records naming files: errors, "
+              "the game unchanged");
 
         page.send({{"type", "analyse"}, {"multipv", 3}, {"movetime", 300}});
         std::set<int> lines;

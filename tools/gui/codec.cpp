@@ -87,10 +87,8 @@ std::optional<Request> parseNewGame(const json& j, std::string& error) {
                 error = "'" + name + "' is not a rule option";
                 return std::nullopt;
             }
-            // A string rule option names a file (CreatureFile): a page must not make the
-            // server open a path of its choosing, nor read a line of it back.
-            if (findRuleOption(name)->spec.type == OptionType::String) {
-                error = "'" + name + "' names a file on the server and cannot be set by a page";
+            if (auto refused = pageRefusal(*findRuleOption(name))) {
+                error = *refused;
                 return std::nullopt;
             }
             if (auto e = s.options.set(name, *text)) {
@@ -242,7 +240,7 @@ json optionSpecs() {
     json specs = json::array();
     for (const RuleOptionSpec& r : ruleOptionSpecs()) {
         const OptionSpec& o = r.spec;
-        if (o.type == OptionType::String) continue;  // a file's path: not a page's to set
+        if (pageRefusal(r)) continue;
         json item{{"name", o.name}, {"type", optionTypeName(o.type)}};
         // The page hides what Courtier refuses (RULES §14.13), asking the rules, not a list.
         RuleOptions courtier;

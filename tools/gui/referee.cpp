@@ -1,6 +1,7 @@
 #include "referee.h"
 
 #include "deals.h"
+#include "option.h"
 
 namespace dejarik::gui {
 
@@ -8,6 +9,12 @@ std::string_view pieceName(const Rules& rules, Piece p) {
     // The set in force names every creature it has, a creature file's (up to 26) and
     // Courtier's Guard and King included.
     return rules.creatures().creature(static_cast<int>(p.creature())).name;
+}
+
+std::optional<std::string> pageRefusal(const RuleOptionSpec& option) {
+    if (option.spec.type != OptionType::String) return std::nullopt;
+    return "'" + std::string(option.spec.name) +
+           "' names a file on the server and cannot be set by a page";
 }
 
 std::string Strength::goCommand() const {
@@ -56,6 +63,16 @@ std::unique_ptr<Referee> Referee::fromRecord(std::string_view text, Player human
         return nullptr;
     }
     const arena::GameRecord& r = records->front();
+    // The record comes from the page: refused before parseRulesTag would open the file.
+    const auto words = arena::splitWords(r.rules);
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        const RuleOptionSpec* option = findRuleOption(words[i].substr(0, words[i].find('=')));
+        if (!option) continue;
+        if (auto refused = pageRefusal(*option)) {
+            error = "Rules tag: " + *refused;
+            return nullptr;
+        }
+    }
     GameSetup setup;
     const auto options = arena::parseRulesTag(r.rules, error);
     if (!options) return nullptr;

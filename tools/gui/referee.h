@@ -97,6 +97,10 @@ class Referee {
     std::optional<Ending> ending_;
 };
 
+// Why a page may not set `option`, or nothing: a string option names a file on the server
+// (CreatureFile), and no page may make the server open a path of its choosing or read a
+// line of it back. A `new` request and a loaded record's Rules tag both answer to it.
+[[nodiscard]] std::optional<std::string> pageRefusal(const RuleOptionSpec& option);
 // A piece's name on the page: its creature's in the set in force (Courtier's Guard or King).
 [[nodiscard]] std::string_view pieceName(const Rules& rules, Piece p);
 
