@@ -6,6 +6,7 @@
 
 #include "codec.h"
 #include "engine_link.h"
+#include "rays.h"
 
 using namespace dejarik;
 using namespace dejarik::gui;
@@ -160,7 +161,7 @@ TEST_SUITE("gui-codec") {
             REQUIRE_FALSE(game->decide(pick.token(), game->turn() == Turn::Human));
         }
         const Position before = game->position();
-        const auto roll = game->roll();
+        const auto roll = std::get<arena::AttackRoll>(game->roll());
         const json d = json::parse(encodeDice(before, roll));
         CHECK(d["type"] == "dice");
         CHECK(d["outcome"] == std::string(outcomeName(roll.outcome)));
@@ -306,6 +307,47 @@ TEST_SUITE("gui-codec") {
         const std::string comment = game->events().back().comment;
         CHECK(comment.front() == attacker);
         CHECK(comment.find(std::string(" vs ") + defender + " ") != std::string::npos);
+    }
+
+    TEST_CASE("Rays of Death: the page is shown the combat cell's roll, not asked for it") {
+        GameSetup setup;
+        setup.options.raysOfDeath = true;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        // Both sides' first legal decisions (attack outcomes rolled) until a roll is due.
+        for (int guard = 0; game->position().phase() != Phase::Roll; ++guard) {
+            REQUIRE(guard < 200);
+            REQUIRE(game->turn() != Turn::Over);
+            if (game->turn() == Turn::Dice) {
+                (void)game->roll();
+                continue;
+            }
+            EventList list;
+            game->position().generate(list);
+            REQUIRE_FALSE(
+                game->decide(game->position().token(list[0]), game->turn() == Turn::Human));
+        }
+        const json due = json::parse(encodeState(*game, View{game->plies(), false, false, "e"}));
+        CHECK(due["phase"] == "roll");
+        CHECK(due["turn"] == "dice");
+        CHECK(due["legal"].empty());
+        REQUIRE(game->turn() == Turn::Dice);
+        const Position before = game->position();
+        const Roll roll = game->roll();
+        const json d = json::parse(encodeDice(before, roll));
+        const auto& dice = std::get<arena::LuckStream::RayRoll>(roll);
+        CHECK(d["type"] == "dice");
+        CHECK(d["kind"] == "ray");
+        CHECK(d["d4"] == dice.d4);
+        CHECK(d["d12"] == dice.d12);
+        CHECK(d["cell"] == dice.cell().name());
+        CHECK(d["probability"].get<double>() ==
+              doctest::Approx(rays::rollProbability(dice.cell())));
+        const json after = json::parse(encodeState(*game, View{game->plies(), false, false, "e"}));
+        CHECK(after["combat"] == dice.cell().name());
+        CHECK(after["events"].back()["token"] == "ray:" + dice.cell().name());
+        CHECK(after["events"].back()["player"] == 0);  // the dice's, not a player's
     }
 
     TEST_CASE("info lines") {

@@ -90,7 +90,7 @@ TEST_SUITE("gui-referee") {
             for (int i = 0; i < 400 && game->turn() != Turn::Over; ++i) {
                 if (game->turn() == Turn::Dice) {
                     const Position before = game->position();
-                    const auto roll = game->roll();
+                    const auto roll = std::get<arena::AttackRoll>(game->roll());
                     CHECK(before.probability(Event::outcome(roll.outcome)) > 0);
                     CHECK(game->events().back().token == outcomeName(roll.outcome));
                     CHECK_FALSE(game->events().back().comment.empty());
@@ -288,6 +288,63 @@ TEST_SUITE("gui-referee") {
         // Without the file the deal's letters are not the kelly creatures': only that.
         CHECK_FALSE(Referee::fromRecord(record("kelly"), Player::One, Strength{2, 0}, error));
         CHECK(error.find("Deal tag") == 0);
+    }
+
+    TEST_CASE("Rays of Death: the dice roll the combat cell as the arena's do") {
+        GameSetup setup;
+        setup.options.raysOfDeath = true;
+        setup.seed = 21;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        const arena::LuckStream luck(setup.seed, 0, 0, arena::DiceMode::Independent);
+        std::uint64_t rng = 17, rolls = 0;
+        std::size_t secondRoll = 0;  // the ply of the second roll
+        for (int i = 0; i < 400 && game->turn() != Turn::Over; ++i) {
+            if (game->position().phase() != Phase::Roll) {
+                playRandomly(*game, 1, rng);
+                continue;
+            }
+            // Whoever's cycle it is, neither party decides the roll.
+            REQUIRE(game->turn() == Turn::Dice);
+            for (const bool byHuman : {true, false})
+                CHECK(game->decide("ray:a", byHuman) == "the dice are due, not a decision");
+            const Position before = game->position();
+            const Roll roll = game->roll();
+            REQUIRE(std::holds_alternative<arena::LuckStream::RayRoll>(roll));
+            const auto dice = std::get<arena::LuckStream::RayRoll>(roll);
+            const auto expected = luck.rayRoll(rolls++);
+            CHECK(dice.d4 == expected.d4);
+            CHECK(dice.d12 == expected.d12);
+            CHECK(before.probability(Event::roll(dice.cell())) > 0);
+            CHECK(game->events().back().token == before.token(Event::roll(expected.cell())));
+            CHECK(game->events().back().comment == expected.describe());
+            CHECK(game->position().combatCell() == expected.cell().index());
+            if (rolls == 2) secondRoll = game->plies() - 1;
+        }
+        REQUIRE(rolls >= 3);
+
+        // The same game cut just before its second roll, saved and loaded: the roll is due
+        // and comes out as it did.
+        auto cut = Referee::start(setup, error);
+        REQUIRE_MESSAGE(cut, error);
+        while (cut->plies() < secondRoll) {
+            const std::string& token = game->events()[cut->plies()].token;
+            if (cut->turn() == Turn::Dice) {
+                (void)cut->roll();
+                REQUIRE(cut->events().back().token == token);
+            } else {
+                REQUIRE_FALSE(cut->decide(token, cut->turn() == Turn::Human));
+            }
+        }
+        REQUIRE(cut->position().phase() == Phase::Roll);
+        const std::string text = arena::formatRecord(cut->record("dejarik"));
+        auto loaded = Referee::fromRecord(text, Player::One, Strength{2, 0}, error);
+        REQUIRE_MESSAGE(loaded, error);
+        REQUIRE(loaded->turn() == Turn::Dice);
+        (void)loaded->roll();
+        CHECK(loaded->events().back().token == game->events()[secondRoll].token);
+        CHECK(loaded->events().back().comment == game->events()[secondRoll].comment);
     }
 
     TEST_CASE("a tampered record is refused") {

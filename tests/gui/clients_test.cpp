@@ -1,5 +1,6 @@
 // Scripted clients against a real dejarik-gui with real engine processes:
-//   load:   eight clients play full games at once (a ninth is refused while they play);
+//   load:   eight clients play full games at once, one under Rays of Death (a ninth is
+//           refused while they play);
 //           afterwards the server's child processes and threads are back to their baseline.
 //   robust: malformed and out-of-order messages are refused and change nothing; a page that
 //           leaves mid-search has its engine reaped; engines that crash, stall or play
@@ -160,8 +161,13 @@ int runLoad(const std::string& gui, const std::string& engine) {
                 const bool started = !page.stateWhere([](const json&) { return true; }).is_null();
                 const char* rulesets[] = {"kelly", "dalsian-classic", "dalsian", "holochess",
                                           "courtier"};
+                // The last one under Rays of Death: its combat cells are rolled by the
+                // server, never asked of the page or the engine.
+                json options = json::object();
+                if (i == kClients - 1) options["RaysOfDeath"] = true;
                 page.send({{"type", "new"},
                            {"ruleset", rulesets[i % 5]},
+                           {"options", options},
                            {"deal", "random"},
                            {"seed", 100 + i},
                            {"side", 1 + i % 2},
@@ -198,6 +204,10 @@ int runLoad(const std::string& gui, const std::string& engine) {
                                 std::string::npos)
                             results[i] = "no record of the finished game";
                         page.close();
+                        return;
+                    }
+                    if (s["phase"] == "roll") {
+                        results[i] = "the page is asked to roll at event " + s["plies"].dump();
                         return;
                     }
                     const json& legal = s["legal"];

@@ -8,6 +8,7 @@
 
 #include "attack.h"
 #include "names.h"
+#include "rays.h"
 
 namespace dejarik::arena {
 
@@ -205,6 +206,14 @@ LuckStream::LuckStream(std::uint64_t seed, std::uint64_t round, int gameInPair, 
     attackKey_ = mixKey(mixKey(mixKey(seed, kAttackTag), round), game);
     showdownKey_ = mixKey(mixKey(mixKey(seed, kShowdownTag), round), game);
     rayKey_ = mixKey(mixKey(mixKey(seed, kRayTag), round), game);
+}
+
+Cell LuckStream::RayRoll::cell() const {
+    return rays::rollCell(d4, d12);
+}
+
+std::string LuckStream::RayRoll::describe() const {
+    return "d4 " + std::to_string(d4) + " d12 " + std::to_string(d12);
 }
 
 LuckStream::RayRoll LuckStream::rayRoll(std::uint64_t index) const {

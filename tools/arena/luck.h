@@ -92,6 +92,10 @@ class LuckStream {
     struct RayRoll {
         int d4 = 1;
         int d12 = 1;
+        // The combat cell the pair rolls (rays::rollCell).
+        [[nodiscard]] Cell cell() const;
+        // The record comment, e.g. "d4 2 d12 7": the arena's and the GUI's.
+        [[nodiscard]] std::string describe() const;
     };
     [[nodiscard]] RayRoll rayRoll(std::uint64_t index) const;
 

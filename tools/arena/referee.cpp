@@ -89,10 +89,10 @@ std::optional<GameRecord> playGame(const GameSpec& spec, const RefereeConfig& co
 
         if (pos.phase() == Phase::Roll) {
             const LuckStream::RayRoll dice = spec.luck.rayRoll(rolls++);
-            const Event e = Event::roll(rays::rollCell(dice.d4, dice.d12));
+            const Event e = Event::roll(dice.cell());
             const Position before = pos;
             pos.apply(e);
-            append(before, e, "d4 " + std::to_string(dice.d4) + " d12 " + std::to_string(dice.d12));
+            append(before, e, dice.describe());
             continue;
         }
 

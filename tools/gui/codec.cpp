@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "option.h"
+#include "rays.h"
 
 namespace dejarik::gui {
 
@@ -345,6 +346,9 @@ std::string encodeState(const Referee& game, const View& view) {
            {"thinking", view.thinking},
            {"cells", cellsOf(pos)}};
     j["legal"] = atEnd && turn == Turn::Human ? legalOf(pos) : json::array();
+    // Rays of Death: attacks go into or out of this cell until the next roll.
+    if (pos.rules().raysOfDeath() && pos.combatCell() != rays::kNoCombat)
+        j["combat"] = Cell(pos.combatCell()).name();
     if (pos.phase() == Phase::Outcome) {
         j["pending"] = {{"from", pos.pendingFrom().name()}, {"to", pos.pendingTo().name()}};
         j["odds"] = oddsOf(pos);
@@ -353,7 +357,7 @@ std::string encodeState(const Referee& game, const View& view) {
     for (std::size_t k = 0; k < game.plies(); ++k) {
         const auto& e = game.events()[k];
         const Position& before = game.positionAt(k);
-        const bool chance = before.phase() == Phase::Outcome;
+        const bool chance = before.chanceDue();
         events.push_back({{"token", e.token},
                           {"comment", e.comment},
                           {"turn", e.turn},
@@ -372,11 +376,24 @@ std::string encodeState(const Referee& game, const View& view) {
     return j.dump();
 }
 
-std::string encodeDice(const Position& before, const arena::AttackRoll& roll) {
+std::string encodeDice(const Position& before, const Roll& rolled) {
+    if (const auto* ray = std::get_if<arena::LuckStream::RayRoll>(&rolled)) {
+        const Cell cell = ray->cell();
+        return json{{"type", "dice"},
+                    {"kind", "ray"},
+                    {"d4", ray->d4},
+                    {"d12", ray->d12},
+                    {"cell", cell.name()},
+                    {"probability", before.probability(Event::roll(cell))},
+                    {"player", index(before.sideToMove()) + 1}}
+            .dump();
+    }
+    const arena::AttackRoll& roll = std::get<arena::AttackRoll>(rolled);
     const Cell from = before.pendingFrom(), to = before.pendingTo();
     const Piece a = before.at(from), d = before.at(to);
     const Rules& rules = before.rules();
     json j{{"type", "dice"},
+           {"kind", "attack"},
            {"model", diceModelName(roll.model)},
            {"attacker", sideOf(rules, roll.attacker, from, a, rules.ratings(a.creature()).attack)},
            {"defender", sideOf(rules, roll.defender, to, d, rules.ratings(d.creature()).defence)},

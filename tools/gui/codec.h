@@ -54,7 +54,9 @@ struct View {
 };
 
 [[nodiscard]] std::string encodeState(const Referee& game, const View& view);
-[[nodiscard]] std::string encodeDice(const Position& before, const arena::AttackRoll& roll);
+// What the dice rolled in `before`: an attack's faces and outcome, or a combat cell's D4
+// and D12; either with its probability (Position::probability).
+[[nodiscard]] std::string encodeDice(const Position& before, const Roll& roll);
 [[nodiscard]] std::string encodeInfo(const InfoLine& info, bool analysis, Player searched);
 [[nodiscard]] std::string encodeError(std::string_view message);
 [[nodiscard]] std::string encodeRecord(std::string_view text);

@@ -118,7 +118,7 @@ std::vector<std::string> Referee::moves() const {
 Turn Referee::turn() const {
     const Position& pos = position();
     if (pos.isOver()) return Turn::Over;
-    if (pos.phase() == Phase::Outcome) return Turn::Dice;
+    if (pos.chanceDue()) return Turn::Dice;
     return pos.decider() == setup_.human ? Turn::Human : Turn::Engine;
 }
 
@@ -143,8 +143,21 @@ std::uint64_t Referee::attacksBy(Player p) const {
     return n;
 }
 
-arena::AttackRoll Referee::roll() {
+std::uint64_t Referee::cellRolls() const {
+    std::uint64_t n = 0;
+    for (std::size_t k = 0; k < events_.size(); ++k)
+        if (positions_[k].phase() == Phase::Roll) ++n;
+    return n;
+}
+
+Roll Referee::roll() {
     const Position& pos = position();
+    if (pos.phase() == Phase::Roll) {
+        // As the arena rolls it: the game's n-th roll is the stream's n-th pair.
+        const arena::LuckStream::RayRoll dice = luck_.rayRoll(cellRolls());
+        append(Event::roll(dice.cell()), dice.describe());
+        return dice;
+    }
     const Piece attacker = pos.at(pos.pendingFrom()), defender = pos.at(pos.pendingTo());
     const Player side = pos.sideToMove();
     const arena::AttackRoll r = arena::rollAttack(

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "game.h"
@@ -34,8 +35,12 @@ struct GameSetup {
     Strength strength{4, 0};
 };
 
-// Who is to act in the current position.
+// Who is to act in the current position: the dice settle an attack and, under Rays of
+// Death, roll the combat cell.
 enum class Turn : std::uint8_t { Human, Engine, Dice, Over };
+
+// What the dice rolled: an attack's outcome or a combat cell.
+using Roll = std::variant<arena::AttackRoll, arena::LuckStream::RayRoll>;
 
 // A game's end: the record's result and termination.
 struct Ending {
@@ -71,8 +76,9 @@ class Referee {
     // and nothing changed, when it is not theirs to make or not legal.
     [[nodiscard]] std::optional<std::string> decide(std::string_view token, bool byHuman,
                                                     std::string comment = {});
-    // Rolls the dice of the pending attack and plays the outcome (turn() == Dice).
-    arena::AttackRoll roll();
+    // Rolls the dice due (turn() == Dice), the pending attack's or the combat cell's, and
+    // plays what they rolled.
+    Roll roll();
     // Back to the start of the human's turn (this one when it has begun, else the one
     // before): false when there is none.
     bool undoTurn();
@@ -86,6 +92,8 @@ class Referee {
     void settleEnd();
     // Attacks `p` rolled so far: the index of its next number in the luck stream.
     [[nodiscard]] std::uint64_t attacksBy(Player p) const;
+    // Combat cells rolled so far: the index of the next roll in the luck stream.
+    [[nodiscard]] std::uint64_t cellRolls() const;
 
     GameSetup setup_;
     std::unique_ptr<Rules> rules_;  // positions point to it: it never moves

@@ -121,7 +121,7 @@ void Session::advance() {
         switch (game_->turn()) {
             case Turn::Dice: {
                 const Position before = game_->position();
-                const arena::AttackRoll roll = game_->roll();
+                const Roll roll = game_->roll();
                 send_(encodeDice(before, roll));
                 view_ = game_->plies();
                 sendState();
@@ -208,7 +208,7 @@ void Session::engineDecides() {
 
 void Session::analyse(const AnalyseRequest& request) {
     const Position& pos = game_->positionAt(view_);
-    if (pos.isOver() || pos.phase() == Phase::Outcome) {
+    if (pos.isOver() || pos.chanceDue()) {
         send_(encodeError("nothing to analyse: " +
                           std::string(pos.isOver() ? "the game is over" : "the dice are due")));
         return;

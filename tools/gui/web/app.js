@@ -136,7 +136,7 @@ function statusText(s) {
     return `${who} (player ${s.decider}) ${s.phase === 'placement' ? 'places the pushed piece' :
       'is thinking'}…`;
   }
-  if (s.turn === 'dice') return 'Rolling the dice…';
+  if (s.turn === 'dice') return s.phase === 'roll' ? 'Rolling the combat cell…' : 'Rolling the dice…';
   if (s.phase === 'placement') return 'Place the pushed piece: click a highlighted cell.';
   if (s.ruleset === 'courtier') {
     return s.legal.every((e) => e.kind === 'pass') ?
@@ -204,9 +204,11 @@ function markCells() {
   const s = ui.state;
   for (const g of document.querySelectorAll('#cells [data-cell]')) {
     g.classList.remove('selectable', 'selected', 'target-move', 'target-attack', 'target-place',
-      'target-capture', 'pending', 'last');
+      'target-capture', 'pending', 'last', 'combat');
   }
   if (!s) return;
+  // Rays of Death: attacks go into or out of the combat cell.
+  if (s.combat) cellEl(s.combat).classList.add('combat');
   if (s.pending) { cellEl(s.pending.from).classList.add('pending');
     cellEl(s.pending.to).classList.add('pending'); }
   const last = s.ply > 0 ? s.events[s.ply - 1] : null;
@@ -301,7 +303,30 @@ function setDice(box, side, rolling) {
   });
 }
 
+// Rays of Death: a D4 and a D12 name the combat cell (1 or 4: the centre; 2: b<D12>,
+// 3: c<D12>), shown in the attack dice's rows.
+async function showRay(m) {
+  $('dice').hidden = false;
+  $('dice-attacker-name').textContent = 'D4';
+  $('dice-defender-name').textContent = 'D12';
+  $('dice-outcome').textContent = 'Rolling the combat cell…';
+  $('dice-attacker-score').textContent = '';
+  $('dice-defender-score').textContent = '';
+  const d4 = {sides: [4], faces: [m.d4]}, d12 = {sides: [12], faces: [m.d12]};
+  for (let i = 0; i < 10; ++i) {
+    setDice($('dice-attacker'), d4, true);
+    setDice($('dice-defender'), d12, true);
+    await new Promise((r) => setTimeout(r, 60));
+  }
+  setDice($('dice-attacker'), d4, false);
+  setDice($('dice-defender'), d12, false);
+  $('dice-outcome').textContent =
+    `combat cell ${m.cell} (${(100 * m.probability).toFixed(1)} % chance)`;
+  $('dice-outcome').dataset.outcome = 'ray';
+}
+
 async function showDice(m) {
+  if (m.kind === 'ray') return showRay(m);
   $('dice').hidden = false;
   $('dice-attacker-name').textContent = `${m.attacker.name} ${m.attacker.cell}`;
   $('dice-defender-name').textContent = `${m.defender.name} ${m.defender.cell}`;
