@@ -188,9 +188,12 @@ function drawPieces(s) {
       transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`}, layer);
     el('circle', {r: 17}, g);
     el('text', {class: 'letter', y: 3}, g).textContent = p.letter;
-    // Long names (Mantellian Savrip, a creature file's) are squeezed to fit the disc.
-    const fit = p.name.length > 10 ? {textLength: 30, lengthAdjust: 'spacingAndGlyphs'} : {};
-    el('text', {class: 'name', y: 11, ...fit}, g).textContent = p.name;
+    // A long name (Mantellian Savrip) shows its last word on the disc, the whole name in
+    // the tooltip and the dice panel; a last word still too long (a creature file's) is
+    // squeezed to fit.
+    const label = p.name.length > 10 ? p.name.split(' ').pop() : p.name;
+    const fit = label.length > 10 ? {textLength: 30, lengthAdjust: 'spacingAndGlyphs'} : {};
+    el('text', {class: 'name', y: 11, ...fit}, g).textContent = label;
     const title = el('title', {}, g);
     title.textContent = p.attack === undefined ? `${p.name} (player ${p.owner})` :
       `${p.name} (player ${p.owner}): attack ${p.attack}, ` +
