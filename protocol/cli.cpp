@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "game_analysis.h"
 #include "info.h"
+#include "log_file.h"
 #include "odds.h"
 #include "options.h"
 #include "output.h"
@@ -79,15 +80,10 @@ void setUpLogging(const LogSettings& log) {
     if (std::find(kLevels.begin(), kLevels.end(), log.level) == kLevels.end())
         throw UsageError{"--log-level: unknown level '" + log.level +
                          "' (expected trace, debug, info, warn, error, critical or off)"};
-    std::shared_ptr<spdlog::logger> logger;
-    try {
-        if (log.file.empty())
-            logger = spdlog::stderr_logger_mt("dejarik");
-        else
-            logger = spdlog::basic_logger_mt("dejarik", log.file);
-    } catch (const spdlog::spdlog_ex& e) {
-        throw UsageError{"--log-file: cannot open '" + log.file + "': " + e.what()};
-    }
+    std::shared_ptr<spdlog::logger> logger =
+        log.file.empty() ? spdlog::stderr_logger_mt("dejarik")
+                         : std::make_shared<spdlog::logger>(
+                               "dejarik", tools::openLogFile("--log-file", log.file));
     logger->set_level(spdlog::level::from_str(log.level));
     logger->flush_on(spdlog::level::trace);
     spdlog::set_default_logger(logger);

@@ -66,6 +66,10 @@ for output in --results --records; do
 done
 run "${match[@]}" --results "$tmp/one.results"
 expect_usage_error "cannot write '/dev/full'" merge --out /dev/full "$tmp/one.results"
+# A log in a folder that does not exist is refused, not made with its folders.
+expect_usage_error "--log: cannot open '$tmp/no/such/log': no folder" "${match[@]}" \
+    --log "$tmp/no/such/log"
+[[ -e $tmp/no ]] && fail "--log made the folder $tmp/no"
 # A name with a line break would cut the results file's engine line.
 expect_usage_error "holds a control character" --engine builtin=greedy name=$'a\nb' \
     --engine builtin=random --pairs 1 --quiet
@@ -80,6 +84,9 @@ expect_usage_error "tc: expected seconds" --engine builtin=random --engine "cmd=
     tc=1e12+0 --pairs 1 --quiet
 
 use "$engine"
+expect_usage_error "--log-file: cannot open '$tmp/no/such/log': no folder" \
+    --log-file "$tmp/no/such/log"
+[[ -e $tmp/no ]] && fail "--log-file made the folder $tmp/no"
 expect_usage_error "--records: cannot read $dir: is a directory" analyse-game --records "$dir"
 expect_usage_error "--records: cannot read $missing: No such file" analyse-game \
     --records "$missing"

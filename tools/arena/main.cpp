@@ -30,6 +30,7 @@
 #include "command_line.h"
 #include "deals.h"
 #include "ends.h"
+#include "log_file.h"
 #include "number.h"
 #include "report_fit.h"
 #include "text.h"
@@ -76,7 +77,7 @@ std::shared_ptr<spdlog::logger> makeLogger(bool verbose, bool quiet, const std::
                                  : spdlog::level::warn);
     sinks.push_back(console);
     if (!logPath.empty()) {
-        auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(logPath);
+        auto file = tools::openLogFile("--log", logPath);
         file->set_level(spdlog::level::debug);
         sinks.push_back(file);
     }
@@ -299,7 +300,11 @@ int runCommand(const std::vector<std::string>& args) {
                                   std::string(outputs[b].flag) + " name the same file " +
                                   outputs[b].path);
         }
-    config.log = makeLogger(vm.count("verbose") > 0, vm.count("quiet") > 0, logPath);
+    try {
+        config.log = makeLogger(vm.count("verbose") > 0, vm.count("quiet") > 0, logPath);
+    } catch (const tools::UsageError& e) {
+        return usageError(e.message);
+    }
     if (!vm.count("quiet")) config.progress = &std::cerr;
 
     std::atomic<bool> interrupt{false};

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "command_line.h"
+#include "log_file.h"
 #include "server.h"
 
 namespace po = boost::program_options;
@@ -77,13 +78,12 @@ int main(int argc, char** argv) {
     sinks.push_back(console);
     try {
         if (vm.count("log-file")) {
-            auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(
-                vm["log-file"].as<std::string>());
+            auto file = tools::openLogFile("--log-file", vm["log-file"].as<std::string>());
             file->set_level(spdlog::level::debug);
             sinks.push_back(file);
         }
-    } catch (const spdlog::spdlog_ex& e) {
-        return tools::usageError("dejarik-gui", std::string("--log-file: ") + e.what());
+    } catch (const tools::UsageError& e) {
+        return tools::usageError("dejarik-gui", e.message);
     }
     auto log = std::make_shared<spdlog::logger>("gui", sinks.begin(), sinks.end());
     log->set_level(spdlog::level::debug);
