@@ -66,6 +66,15 @@ for output in --results --records; do
 done
 run "${match[@]}" --results "$tmp/one.results"
 expect_usage_error "cannot write '/dev/full'" merge --out /dev/full "$tmp/one.results"
+# The records of an earlier run are not written over without --resume, as its results are not.
+run "${match[@]}" --records "$tmp/earlier.dgn"
+before=$(cksum <"$tmp/earlier.dgn")
+checks=$((checks + 1))
+run "${match[@]}" --records "$tmp/earlier.dgn"
+if [[ $rc -eq 0 ]] || ! grep -q "records file '$tmp/earlier.dgn' exists: pass --resume" "$tmp/err" ||
+    [[ $(cksum <"$tmp/earlier.dgn") != "$before" ]]; then
+    fail "[--records over an earlier run's] exit code $rc: $(cat "$tmp/err")"
+fi
 # A log in a folder that does not exist is refused, not made with its folders.
 expect_usage_error "--log: cannot open '$tmp/no/such/log': no folder" "${match[@]}" \
     --log "$tmp/no/such/log"

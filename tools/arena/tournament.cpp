@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "deals.h"
 #include "text_file.h"
@@ -189,15 +190,21 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
     // Resumption: keep the finished games, play only the missing ones.
     std::set<std::pair<std::uint64_t, int>> done;
     // Only a regular file has a size: /dev/null and the like count as empty, not as errors.
-    std::error_code sizeError;
-    const bool exists = !config.resultsPath.empty() &&
-                        std::filesystem::is_regular_file(config.resultsPath, sizeError) &&
-                        std::filesystem::file_size(config.resultsPath, sizeError) > 0;
-    if (exists && !config.resume) {
-        error = "results file '" + config.resultsPath +
-                "' exists: pass --resume to continue that run, or name another file";
-        return std::nullopt;
-    }
+    const auto holdsData = [](const std::string& path) {
+        std::error_code ec;
+        return !path.empty() && std::filesystem::is_regular_file(path, ec) &&
+               std::filesystem::file_size(path, ec) > 0;
+    };
+    const bool exists = holdsData(config.resultsPath);
+    // Neither file of an earlier run is written over: its games would be lost.
+    for (const auto& [what, path, found] :
+         {std::tuple{"results", &config.resultsPath, exists},
+          std::tuple{"records", &config.recordsPath, holdsData(config.recordsPath)}})
+        if (found && !config.resume) {
+            error = std::string(what) + " file '" + *path +
+                    "' exists: pass --resume to continue that run, or name another file";
+            return std::nullopt;
+        }
     const std::uint64_t total = config.pairs * results.encounters.size();
     if (exists) {
         const auto text = readTextFile(config.resultsPath, error);
