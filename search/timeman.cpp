@@ -20,7 +20,11 @@ TimePlan planTime(const Limits& limits, Player decider) {
     plan.maxNodes = limits.nodes;
     if (limits.movetimeMs > 0) {
         plan.hardMs = std::max<std::int64_t>(1, limits.movetimeMs - kMovetimeMarginMs);
-    } else if (const std::int64_t left = limits.timeMs[index(decider)]; left >= 0) {
+    } else if (limits.timeMs[0] >= 0 || limits.timeMs[1] >= 0) {
+        // A game on the clock in which the decider's clock was not given (a GUI's slip)
+        // counts it as empty: the shortest think, not a search that runs to the depth cap,
+        // which no player waits for.
+        const std::int64_t left = std::max<std::int64_t>(0, limits.timeMs[index(decider)]);
         const std::int64_t inc = limits.incMs[index(decider)];
         const std::int64_t optimum = std::min(left / 30 + inc * 3 / 4, left / 5);
         plan.hardMs = std::max<std::int64_t>(1, std::min(optimum * 3, left / 3) - kClockMarginMs);

@@ -23,7 +23,9 @@ struct TimePlan {
 // `movetime` is used up to 5 ms less. With the decider's clock, the optimum is a thirtieth
 // of the time left plus three quarters of the increment (at most a fifth of the time left);
 // no iteration starts after 60% of it, and the search is stopped at three times it (at most
-// a third of the time left), less 10 ms. `infinite` overrides every limit but the depth.
+// a third of the time left), less 10 ms; a decider without a clock in a game with one (only
+// the other player's given) has an empty clock. `infinite` overrides every limit but the
+// depth.
 [[nodiscard]] TimePlan planTime(const Limits& limits, Player decider);
 
 // What the iterations so far say about the decision being searched.

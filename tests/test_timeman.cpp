@@ -71,12 +71,17 @@ TEST_CASE("a clock: a thirtieth of the time left plus 3/4 of the increment") {
         CHECK(plan.hardMs == 1);
         CHECK(plan.softMs == 1);
     }
-    SUBCASE("only the other player's clock: no time limit, but not until stopped") {
-        const TimePlan plan = planTime(clocks(-1, 5000), Player::One);
-        CHECK(plan.hardMs == 0);
-        CHECK(plan.softMs == 0);
-        CHECK_FALSE(plan.timed);
-        CHECK_FALSE(plan.untilStopped);
+    SUBCASE("only the other player's clock: the decider's counts as empty") {
+        // Without it the search had no limit but the depth cap: `go time1 100` with player
+        // 2 to decide never answered.
+        for (const auto& [l, decider] :
+             {std::pair{clocks(-1, 5000), Player::One}, std::pair{clocks(100, -1), Player::Two}}) {
+            const TimePlan plan = planTime(l, decider);
+            CHECK(plan.hardMs == 1);
+            CHECK(plan.softMs == 1);
+            CHECK(plan.timed);
+            CHECK_FALSE(plan.untilStopped);
+        }
     }
 }
 
