@@ -11,6 +11,11 @@ std::string errorLine(std::string_view message) {
 }
 
 void Output::emit(std::string_view text) {
+    // A line is one line of text whatever went into it (a path or a name from an option, a
+    // file's contents): a control byte could end it or drive the GUI's terminal. Lines are
+    // checked before anything is made, so a clean one costs no allocation.
+    std::string masked;
+    if (!text::isPrintable(text)) text = masked = text::printable(text);
     spdlog::debug(">> {}", text);
     std::fwrite(text.data(), 1, text.size(), stream_);
     std::fputc('\n', stream_);

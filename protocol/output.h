@@ -1,4 +1,4 @@
-// The engine's single writer of protocol lines.
+// The engine's single writer of protocol lines, each masked by text::printable().
 //
 // The input thread and the job threads (the search's callbacks, `go perft`, `bench`) all
 // answer the GUI; every line goes through one mutex so lines never interleave, and each is

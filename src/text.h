@@ -76,31 +76,50 @@ namespace detail {
     return n;
 }
 
-}  // namespace detail
-
-// s with every byte that could break the one line it is echoed in shown as '?': control
-// bytes (C0, DEL, C1) and bytes of no UTF-8 character (binary garbage, another encoding).
-[[nodiscard]] inline std::string printable(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
+// Walks s a character at a time: keep(i, n) for the n bytes at i that may stand in a line,
+// mask() for each byte, or control character, that could break it: control bytes (C0,
+// DEL, C1) and bytes of no UTF-8 character (binary garbage, another encoding).
+template <typename Keep, typename Mask>
+void scanPrintable(std::string_view s, Keep keep, Mask mask) {
     for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
-            out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+            if (c < 0x20 || c == 0x7f)
+                mask();
+            else
+                keep(i, std::size_t{1});
             ++i;
             continue;
         }
-        const std::size_t n = detail::utf8Length(s.substr(i));
+        const std::size_t n = utf8Length(s.substr(i));
         const bool control = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
-        if (n == 0 || control) {
-            out += '?';
-            i += n == 0 ? 1 : n;
-        } else {
-            out.append(s, i, n);
-            i += n;
-        }
+        if (n == 0 || control)
+            mask();
+        else
+            keep(i, n);
+        i += n == 0 ? 1 : n;
     }
+}
+
+}  // namespace detail
+
+// s with every byte that could break the one line it is echoed in shown as '?'
+// (detail::scanPrintable).
+[[nodiscard]] inline std::string printable(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    detail::scanPrintable(
+        s, [&](std::size_t i, std::size_t n) { out.append(s, i, n); }, [&] { out += '?'; });
     return out;
+}
+
+// Whether printable(s) == s, without making it (no allocation: the engine's writer checks
+// every line, lines made when no memory was left among them).
+[[nodiscard]] inline bool isPrintable(std::string_view s) {
+    bool clean = true;
+    detail::scanPrintable(
+        s, [](std::size_t, std::size_t) {}, [&] { clean = false; });
+    return clean;
 }
 
 // A token echoed in a message, in single quotes and printable(): cut after 40 bytes (at a

@@ -11,6 +11,7 @@
 
 #include "temp_dir.h"
 #include "test_protocol_support.h"
+#include "text.h"
 
 using namespace dejarik::test;
 
@@ -30,6 +31,24 @@ std::string dLine(Engine& e, std::string_view prefix) {
 }  // namespace
 
 TEST_SUITE("rulesets") {
+    TEST_CASE("a path with control bytes is echoed masked: every line stays one line of text") {
+        // A file's name may hold any byte but '/' and NUL; `d` echoes the path in its rules
+        // and creatures lines, where an ESC or a lone 0xff reached the GUI raw.
+        const dejarik::testing::TempDir dir;
+        const std::string path = dir.str() + "/set\x01\x1b[2J\xff.txt";
+        {
+            std::ifstream from(kMirror);
+            std::ofstream(path) << from.rdbuf();
+        }
+        Engine e;
+        CHECK(e.command("setoption name CreatureFile value " + path).empty());
+        const std::string masked = dir.str() + "/set??[2J?.txt";
+        CHECK(dLine(e, "rules ").ends_with("CreatureFile=" + masked));
+        CHECK(dLine(e, "creatures ").starts_with("creatures Mirror Raiders from " + masked));
+        for (const auto& line : e.command("d"))
+            CHECK(dejarik::text::isPrintable(line));
+    }
+
     TEST_CASE("CreatureFile: announced, and the set in force for d, position, go, odds") {
         Engine e;
         e.send("dei");
