@@ -153,7 +153,7 @@ bool TableGenerator::startFor(const std::shared_ptr<tables::Tablebase>& tb, cons
 
 void TableGenerator::stop() {
     thread_.request_stop();
-    if (thread_.joinable()) thread_.join();
+    if (!running_.load() && thread_.joinable()) thread_.join();  // finished: at once
 }
 
 }  // namespace dejarik::protocol

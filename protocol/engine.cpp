@@ -79,7 +79,7 @@ void Engine::shutdown() {
 void Engine::refreshTables() {
     if (!tablesStale_) return;
     tablesStale_ = false;  // a folder that cannot be read is reported once per change
-    generator_.stop();     // it writes for the tables being replaced
+    generator_.stop();     // it writes for the tables being replaced: let it end its set
     std::string error;
     tables_ = openTables(settings_, *rules_, &error);
     if (!error.empty()) {

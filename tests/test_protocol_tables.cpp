@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -207,5 +208,54 @@ TEST_SUITE("tables") {
             CHECK(seen[0] == nice);
             CHECK(seen[1] == nice);
         }
+    }
+    TEST_CASE("stop asks the generation to end after its set and returns at once") {
+        // The thread is held inside its first progress line, as a slow set would hold it;
+        // stop() used to join it, so a rule change waited out the set (52 s at nice 19 on a
+        // loaded machine). A watchdog lets it go after 10 s, so that the old way fails
+        // instead of hanging.
+        TempDir dir;
+        std::mutex m;
+        std::condition_variable cv;
+        bool held = false, released = false, stopped = false;
+        dejarik::protocol::TableGenerator gen([&](const std::string& line) {
+            if (startsWith(line, "info string tablegen: ")) return;  // the caller's thread
+            std::unique_lock lock(m);
+            if (startsWith(line, "info string tablegen [") && !held) {
+                held = true;
+                cv.notify_all();
+                cv.wait(lock, [&] { return released; });
+            }
+            if (startsWith(line, "info string tablegen stopped")) stopped = true;
+            cv.notify_all();
+        });
+        dejarik::protocol::Settings settings;
+        settings.tablePath = dir.str();
+        const auto rules = dejarik::Rules::preset(dejarik::Ruleset::Kelly);
+        std::string error;
+        const auto tb = dejarik::protocol::openTables(settings, rules, &error);
+        REQUIRE(tb);
+        const auto pos = dejarik::Position::fromDfen(kThreeVsTwo, rules, &error);
+        REQUIRE(pos);
+        REQUIRE(gen.startFor(tb, *pos, getpriority(PRIO_PROCESS, 0)));
+        {
+            std::unique_lock lock(m);
+            REQUIRE(cv.wait_for(lock, kLiveness, [&] { return held; }));
+        }
+        std::jthread watchdog([&](std::stop_token token) {
+            std::unique_lock lock(m);
+            cv.wait_for(lock, 10s, [&] { return released || token.stop_requested(); });
+            released = true;
+            cv.notify_all();
+        });
+        gen.stop();
+        CHECK(gen.running());  // returned with the set's thread still held
+        {
+            std::unique_lock lock(m);
+            released = true;
+            cv.notify_all();
+            CHECK(cv.wait_for(lock, kLiveness, [&] { return stopped; }));
+        }
+        watchdog.request_stop();
     }
 }
