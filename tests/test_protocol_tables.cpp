@@ -40,6 +40,21 @@ std::string lastInfo(const std::vector<std::string>& lines) {
     return {};
 }
 
+// Starts `gen` on the kelly sets the position `dfen` needs, in the empty folder `dir`, on a
+// thread of nice value `nice`.
+void startKellyGeneration(dejarik::protocol::TableGenerator& gen, const TempDir& dir,
+                          const char* dfen, int nice) {
+    dejarik::protocol::Settings settings;
+    settings.tablePath = dir.str();
+    const auto rules = dejarik::Rules::preset(dejarik::Ruleset::Kelly);
+    std::string error;
+    const auto tb = dejarik::protocol::openTables(settings, rules, &error);
+    REQUIRE(tb);
+    const auto pos = dejarik::Position::fromDfen(dfen, rules, &error);
+    REQUIRE(pos);
+    REQUIRE(gen.startFor(tb, *pos, nice));
+}
+
 }  // namespace
 
 TEST_SUITE("tables") {
@@ -190,15 +205,7 @@ TEST_SUITE("tables") {
                 seen.push_back(getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid))));
                 if (startsWith(line, "info string tablegen done")) done = true;
             });
-            dejarik::protocol::Settings settings;
-            settings.tablePath = dir.str();
-            const auto rules = dejarik::Rules::preset(dejarik::Ruleset::Kelly);
-            std::string error;
-            const auto tb = dejarik::protocol::openTables(settings, rules, &error);
-            REQUIRE(tb);
-            const auto pos = dejarik::Position::fromDfen(kTwoVsOne, rules, &error);
-            REQUIRE(pos);
-            REQUIRE(gen.startFor(tb, *pos, nice));
+            startKellyGeneration(gen, dir, kTwoVsOne, nice);
             const auto deadline = std::chrono::steady_clock::now() + kLiveness;
             while (!done && std::chrono::steady_clock::now() < deadline)
                 std::this_thread::sleep_for(10ms);
@@ -229,15 +236,7 @@ TEST_SUITE("tables") {
             if (startsWith(line, "info string tablegen stopped")) stopped = true;
             cv.notify_all();
         });
-        dejarik::protocol::Settings settings;
-        settings.tablePath = dir.str();
-        const auto rules = dejarik::Rules::preset(dejarik::Ruleset::Kelly);
-        std::string error;
-        const auto tb = dejarik::protocol::openTables(settings, rules, &error);
-        REQUIRE(tb);
-        const auto pos = dejarik::Position::fromDfen(kThreeVsTwo, rules, &error);
-        REQUIRE(pos);
-        REQUIRE(gen.startFor(tb, *pos, getpriority(PRIO_PROCESS, 0)));
+        startKellyGeneration(gen, dir, kThreeVsTwo, getpriority(PRIO_PROCESS, 0));
         {
             std::unique_lock lock(m);
             REQUIRE(cv.wait_for(lock, kLiveness, [&] { return held; }));
