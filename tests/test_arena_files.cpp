@@ -84,7 +84,9 @@ TEST_SUITE("arena-unit") {
         const dejarik::Rules rules(dejarik::RuleOptions{});
         GameRecord record;
         record.deal = dejarik::Position::startpos(rules).dfen();
-        record.events.push_back({.token = "c7\x1e\nb7"});
+        RecordedEvent event;
+        event.token = "c7\x1e\nb7";
+        record.events.push_back(event);
         std::string error;
         CHECK_FALSE(forEachEvent(
             record, rules, [](const auto&, auto, const auto&, const auto&) {}, error));
