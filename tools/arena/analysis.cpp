@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+
 #include "text.h"
 
 namespace dejarik::arena {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+
 #include "text.h"
 
 namespace dejarik::arena {
