@@ -112,6 +112,61 @@ class Collector {
     std::atomic<bool> stopDispatch_{false};
 };
 
+// The finished games of the run's results file, for --resume: the file must be this run's
+// (fingerprint, engines, encounters), hold only games of its schedule, each with one result
+// (what merge accepts); a last line cut by an interruption is dropped from the file, and its
+// game played again.
+std::optional<std::vector<GameLine>> gamesToResume(const RunConfig& config,
+                                                   const ResultsFile& results, std::string& error) {
+    const auto text = readTextFile(config.resultsPath, error);
+    if (!text) return std::nullopt;
+    // npos + 1 is 0: no line at all is whole.
+    const std::size_t whole = text->rfind('\n') + 1;
+    auto previous = parseResults(std::string_view(*text).substr(0, whole), error);
+    if (!previous) {
+        error = config.resultsPath + ": " + error;
+        return std::nullopt;
+    }
+    if (previous->fingerprint != results.fingerprint) {
+        error = "results file '" + config.resultsPath +
+                "' belongs to a run with other settings (its 'setting' lines tell which)";
+        return std::nullopt;
+    }
+    if (previous->engines != results.engines || previous->encounters != results.encounters) {
+        error = "results file '" + config.resultsPath +
+                "' lists other engines or encounters than this run (cut short or edited?)";
+        return std::nullopt;
+    }
+    const std::uint64_t total = config.pairs * results.encounters.size();
+    for (const auto& g : previous->games) {
+        const Job job = jobAt(g.job, results.encounters.size());
+        if (g.job >= total || job.encounter != g.encounter || job.round != g.round) {
+            error = fmt::format(
+                "results file '{}': job {} (round {}, encounter {}) is not in "
+                "this run's schedule of {} pairs",
+                config.resultsPath, g.job, g.round + 1, g.encounter, config.pairs);
+            return std::nullopt;
+        }
+    }
+    auto merged = mergeResults({*previous}, error);
+    if (!merged) {
+        error = "results file '" + config.resultsPath + "': " + error;
+        return std::nullopt;
+    }
+    if (whole < text->size()) {
+        std::error_code ec;
+        std::filesystem::resize_file(config.resultsPath, whole, ec);
+        if (ec) {
+            error = "cannot drop the unfinished last line of '" + config.resultsPath +
+                    "': " + ec.message();
+            return std::nullopt;
+        }
+        config.log->warn("{}: dropped an unfinished last line; its game is played again",
+                         config.resultsPath);
+    }
+    return std::move(merged->games);
+}
+
 }  // namespace
 
 std::optional<RuleSettings> ruleSettings(const std::string& ruleset,
@@ -205,58 +260,12 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
                     "' exists: pass --resume to continue that run, or name another file";
             return std::nullopt;
         }
-    const std::uint64_t total = config.pairs * results.encounters.size();
     if (exists) {
-        const auto text = readTextFile(config.resultsPath, error);
-        if (!text) return std::nullopt;
-        // A run killed in the middle of writing a line leaves it unfinished: it is dropped,
-        // and its game played again. (npos + 1 is 0: no line at all is whole.)
-        const std::size_t whole = text->rfind('\n') + 1;
-        auto previous = parseResults(std::string_view(*text).substr(0, whole), error);
-        if (!previous) {
-            error = config.resultsPath + ": " + error;
-            return std::nullopt;
-        }
-        if (previous->fingerprint != results.fingerprint) {
-            error = "results file '" + config.resultsPath +
-                    "' belongs to a run with other settings (its 'setting' lines tell which)";
-            return std::nullopt;
-        }
-        if (previous->engines != results.engines || previous->encounters != results.encounters) {
-            error = "results file '" + config.resultsPath +
-                    "' lists other engines or encounters than this run (cut short or edited?)";
-            return std::nullopt;
-        }
-        // Only games this run would play, each with one result: what merge accepts.
-        for (const auto& g : previous->games) {
-            const Job job = jobAt(g.job, results.encounters.size());
-            if (g.job >= total || job.encounter != g.encounter || job.round != g.round) {
-                error = fmt::format(
-                    "results file '{}': job {} (round {}, encounter {}) is not in "
-                    "this run's schedule of {} pairs",
-                    config.resultsPath, g.job, g.round + 1, g.encounter, config.pairs);
-                return std::nullopt;
-            }
-        }
-        auto merged = mergeResults({*previous}, error);
-        if (!merged) {
-            error = "results file '" + config.resultsPath + "': " + error;
-            return std::nullopt;
-        }
-        if (whole < text->size()) {
-            std::error_code ec;
-            std::filesystem::resize_file(config.resultsPath, whole, ec);
-            if (ec) {
-                error = "cannot drop the unfinished last line of '" + config.resultsPath +
-                        "': " + ec.message();
-                return std::nullopt;
-            }
-            config.log->warn("{}: dropped an unfinished last line; its game is played again",
-                             config.resultsPath);
-        }
-        for (const auto& g : merged->games)
+        auto previous = gamesToResume(config, results, error);
+        if (!previous) return std::nullopt;
+        for (const auto& g : *previous)
             done.emplace(g.job, g.game);
-        results.games = std::move(merged->games);
+        results.games = std::move(*previous);
     }
 
     std::optional<std::ofstream> resultsOut, recordsOut;
@@ -282,6 +291,7 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
     }
 
     std::vector<Job> jobs;
+    const std::uint64_t total = config.pairs * results.encounters.size();
     for (std::uint64_t j = 0; j < total; ++j) {
         if (j % static_cast<std::uint64_t>(config.shardCount) !=
             static_cast<std::uint64_t>(config.shardIndex))
