@@ -17,8 +17,7 @@ target_include_directories(gui-browser-test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME gui-browser
   COMMAND gui-browser-test $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>
           ${PROJECT_BINARY_DIR}/gui-screenshot.png)
-# Among the longest (15-35 s, mostly the browser starting): started with the first, not last.
-set_tests_properties(gui-browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 COST 1000)
+set_tests_properties(gui-browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 
 add_executable(gui-clients-test gui/clients_test.cpp)
 target_link_libraries(gui-clients-test PRIVATE gui-test-client)

@@ -11,3 +11,20 @@
 #define DEJARIK_SANITIZED 1
 #endif
 #endif
+
+namespace dejarik::testing {
+
+#if defined(DEJARIK_SANITIZED)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+// The size of a sample-based check: under a sanitizer a `divisor`th of it (at least one),
+// which still walks the code the check covers for memory and undefined-behaviour faults,
+// while the optimised build compares every value of the whole sample.
+constexpr int sampleSize(int n, int divisor = 4) {
+    return kSanitized ? (n / divisor > 0 ? n / divisor : 1) : n;
+}
+
+}  // namespace dejarik::testing

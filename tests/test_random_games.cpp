@@ -20,17 +20,9 @@
 #include "position.h"
 #include "rules.h"
 #include "sanitized.h"
+#include "verify.h"
 
 using namespace dejarik;
-
-// The checks below run millions of times: doctest is called only when one fails, so that
-// its bookkeeping does not dominate the run time (and the assertion count).
-#define VERIFY(...)               \
-    do {                          \
-        if (!(__VA_ARGS__)) {     \
-            REQUIRE(__VA_ARGS__); \
-        }                         \
-    } while (false)
 
 namespace {
 

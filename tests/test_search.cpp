@@ -51,7 +51,8 @@ TEST_CASE("Star1/Star2 search equals plain expectiminimax (no table)") {
     int compared = 0;
     for (std::size_t r = 0; r < rulesList.size(); ++r) {
         int sample = 0;
-        for (const Position& pos : samplePositions(rulesList[r], 60, 100 + r)) {
+        for (const Position& pos :
+             samplePositions(rulesList[r], testing::sampleSize(60), 100 + r)) {
             const int maxDepth = sample++ % 3 == 0 ? 3 : 2;
             for (int depth = 1; depth <= maxDepth; ++depth) {
                 checkPrunedEqualsPlain(pos, depth, nodes);
@@ -689,7 +690,7 @@ TEST_CASE("Opponent model: the search equals expectiminimax with the model's mea
     for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {
         const Rules rules = Rules::preset(r);
         for (const Baseline model : {Baseline::Random, Baseline::Greedy, Baseline::Cautious}) {
-            for (const Position& pos : samplePositions(rules, 12, 41)) {
+            for (const Position& pos : samplePositions(rules, testing::sampleSize(12, 3), 41)) {
                 CAPTURE(pos.dfen());
                 const ModelledCheck c =
                     searchAgainstReference(pos, {.contempt = 0, .opponent = model});
@@ -816,7 +817,7 @@ TEST_CASE("Opponent model: the cap without boxing in settles what it can, exactl
             for (const Player modelled : {Player::One, Player::Two}) {
                 ModelCap fast(model, modelled), full(model, modelled);
                 const double sign = perspective(opponent(modelled));
-                for (const Position& pos : samplePositions(rules, 30, 53)) {
+                for (const Position& pos : samplePositions(rules, testing::sampleSize(30), 53)) {
                     if (pos.isOver()) continue;
                     CAPTURE(pos.dfen());
                     const double cap = full.cap(pos);
