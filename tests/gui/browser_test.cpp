@@ -244,6 +244,87 @@ void playCourtier(DevTools& page, const std::string& screenshotPath) {
           "the capture chosen is sent as " + last["token"].get<std::string>());
 }
 
+// Rays of Death in the page: the server rolls each combat cell, the page shows the D4 and the
+// D12 and names the cell, marks it on the board, and offers only attacks into or out of it;
+// play goes on through the engine's turns and the rolls between them.
+void playRaysOfDeath(DevTools& page) {
+    page.eval(
+        "document.querySelector('#btn-new').click(); "
+        "document.querySelector('#ng-ruleset').value = 'kelly'; "
+        "document.querySelector('#ng-ruleset').dispatchEvent(new Event('change')); "
+        "document.querySelector('#ng-options [data-option=\"RaysOfDeath\"]').value = 'true'; "
+        "document.querySelector('#ng-deal').value = 'standard'; "
+        "document.querySelector('#ng-seed').value = 7; "
+        "document.querySelector('#ng-strength').value = 1; "
+        "document.querySelector('#ng-ok').click(); true");
+    const std::string rays =
+        "window.dejarik.state.events.filter((e) => e.token.startsWith('ray:'))";
+    check(page.waitFor("window.dejarik.state.ruleset === 'kelly' && window.__ready() && "
+                       "/RaysOfDeath=true/.test(window.dejarik.state.rules) && "
+                       "window.dejarik.state.ply === 0 && !window.dejarik.state.combat && "
+                       "!document.querySelector('#cells .combat')",
+                       10s),
+          "a Rays of Death game from the dialog, no combat cell before the first roll");
+    int rolls = 0, attacks = 0;
+    for (int action = 0; action < 100 && (rolls < 2 || attacks == 0); ++action) {
+        if (!page.waitFor("window.__ready()", 30s)) fail("the page never came back to the player");
+        if (page.eval("window.dejarik.state.ending") != nullptr) break;
+        const json shown = page.eval(
+            "(() => { const s = window.dejarik.state; const o = document.querySelector("
+            "'#dice-outcome'); const r = " +
+            rays +
+            "; return {combat: s.combat || null, last: r.length ? r[r.length - 1].token : null, "
+            "count: r.length, outcome: o.dataset.outcome, text: o.textContent, "
+            "marked: Array.from(document.querySelectorAll('#cells .combat')).map((g) => "
+            "g.dataset.cell), d4: document.querySelector('#dice-attacker-name').textContent, "
+            "d12: document.querySelector('#dice-defender-name').textContent, "
+            "faces: Array.from(document.querySelectorAll('#dice .die')).map((d) => "
+            "Number(d.textContent)), attacks: s.legal.filter((e) => e.kind === 'attack')}; })()");
+        if (shown["count"].get<int>() > rolls) {
+            rolls = shown["count"].get<int>();
+            // The last roll is the cell in force until the next: the page names and marks it.
+            const std::string cell = shown["last"].get<std::string>().substr(4);
+            check(shown["combat"] == cell, "the state's combat cell is the last roll's, " + cell);
+            check(shown["outcome"] == "ray" && shown["d4"] == "D4" && shown["d12"] == "D12" &&
+                      shown["text"].get<std::string>().starts_with("combat cell " + cell + " ("),
+                  "the dice show the roll of the combat cell " + cell + ": " + shown.dump());
+            check(shown["marked"] == json::array({cell}),
+                  "the board marks the combat cell " + cell + " alone: " + shown["marked"].dump());
+            const auto& faces = shown["faces"];
+            check(faces.size() == 2 && faces[0] >= 1 && faces[0] <= 4 && faces[1] >= 1 &&
+                      faces[1] <= 12,
+                  "a D4 and a D12 face: " + faces.dump());
+        }
+        const json& combat = shown["combat"];
+        for (const json& a : shown["attacks"])
+            if (!combat.is_null())
+                check(a["from"] == combat || a["to"] == combat,
+                      "the attack " + a["token"].get<std::string>() + " goes into or out of " +
+                          combat.dump());
+        const json pick = page.eval("window.__pick()");
+        if (pick == nullptr) fail("no legal decision offered to the player");
+        const int ply = page.eval("window.dejarik.state.ply").get<int>();
+        const std::string kind = pick["kind"];
+        if (kind == "place") {
+            page.eval("window.__click('" + pick["to"].get<std::string>() + "')");
+        } else if (kind == "pass") {
+            page.eval("document.querySelector('#btn-pass').click()");
+        } else {
+            page.eval("window.__click('" + pick["from"].get<std::string>() + "')");
+            page.eval("window.__click('" + pick["to"].get<std::string>() + "')");
+            if (kind == "attack") {
+                page.eval("document.querySelector('#btn-confirm').click()");
+                ++attacks;
+            }
+        }
+        if (!page.waitFor("window.dejarik.state.ply > " + std::to_string(ply), 10s))
+            fail("the server did not take " + pick["token"].get<std::string>());
+    }
+    check(rolls >= 2 && attacks > 0, "played through " + std::to_string(rolls) +
+                                         " rolls of the combat cell and " +
+                                         std::to_string(attacks) + " attacks");
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -415,6 +496,7 @@ int run(int argc, char** argv) {
     std::string courtierPath = screenshotPath;
     courtierPath.insert(courtierPath.rfind('.'), "-courtier");
     playCourtier(page, courtierPath);
+    playRaysOfDeath(page);
 
     ws.close();
     browser->kill();
