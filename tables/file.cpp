@@ -205,20 +205,40 @@ std::uint64_t checksum64(std::span<const std::uint8_t> bytes) {
     return h ^ (h >> 29);
 }
 
+namespace {
+
+// The rule options a table's header names: those that shape the game tree of a set. Any other
+// in a header is refused unread (a CreatureFile there would be opened).
+constexpr std::array<std::string_view, 7> kHeaderOptions = {
+    "Ruleset",        "Dice",        "SafeOuterOrbit", "KingOfTheCentre",
+    "CentreStraight", "BlockedPush", "CentreWin"};
+
+}  // namespace
+
 std::string ruleAssignments(const Rules& rules) {
-    auto flag = [](bool b) { return b ? "true" : "false"; };
-    return "Ruleset=" + std::string(rulesetName(rules.ruleset())) +
-           " Dice=" + std::string(diceModelName(rules.dice())) +
-           " SafeOuterOrbit=" + flag(rules.safeOuterOrbit()) +
-           " KingOfTheCentre=" + flag(rules.kingOfTheCentre()) +
-           " CentreStraight=" + flag(rules.centreStraight()) +
-           " BlockedPush=" + std::string(blockedPushName(rules.blockedPush())) +
-           " CentreWin=" + std::to_string(rules.centreWin());
+    auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    const std::array<std::string, kHeaderOptions.size()> values = {
+        std::string(rulesetName(rules.ruleset())),
+        std::string(diceModelName(rules.dice())),
+        flag(rules.safeOuterOrbit()),
+        flag(rules.kingOfTheCentre()),
+        flag(rules.centreStraight()),
+        std::string(blockedPushName(rules.blockedPush())),
+        std::to_string(rules.centreWin())};
+    std::string line;
+    for (std::size_t i = 0; i < kHeaderOptions.size(); ++i)
+        line += (i == 0 ? "" : " ") + std::string(kHeaderOptions[i]) + "=" + values[i];
+    return line;
 }
 
 std::optional<Rules> rulesFromAssignments(const std::string& line, std::string* error) {
     RuleOptions options;
     for (const auto field : text::fields(line)) {
+        const std::string_view name = field.substr(0, field.find('='));
+        if (std::find(kHeaderOptions.begin(), kHeaderOptions.end(), name) == kHeaderOptions.end()) {
+            if (error) *error = text::quoted(name) + " is no rule option of a table";
+            return std::nullopt;
+        }
         if (const auto problem = options.setAssignment(field)) {
             if (error) *error = *problem;
             return std::nullopt;

@@ -399,6 +399,18 @@ TEST_SUITE("tables-files") {
         std::string error;
         CHECK_FALSE(tables::rulesFromAssignments("Ruleset=kelly Dice=d7", &error));
         CHECK(error.find("d7") != std::string::npos);
+        // Only the options a table's rules are made of: a creature file named there is not
+        // opened (its first line would be echoed, a FIFO would block), nor any other option
+        // taken.
+        for (const char* line :
+             {"Ruleset=kelly CreatureFile=/etc/passwd", "Ruleset=kelly RaysOfDeath=true",
+              "Ruleset=kelly DrawTurns=5", "Ruleset=kelly Setup=arrange"}) {
+            CAPTURE(line);
+            error.clear();
+            CHECK_FALSE(tables::rulesFromAssignments(line, &error));
+            CHECK(error.find("is no rule option of a table") != std::string::npos);
+            CHECK(error.find("root") == std::string::npos);
+        }
     }
 
 }  // TEST_SUITE
