@@ -16,6 +16,7 @@
 #include "board.h"
 #include "movegen.h"
 #include "rules.h"
+#include "sanitized.h"
 
 using namespace dejarik;
 
@@ -319,7 +320,7 @@ TEST_CASE(
     "moves: the fast generator equals both path searches on random occupancies; anyPath "
     "finds a path exactly when there is one") {
     std::mt19937 rng(2024);
-    for (int trial = 0; trial < 2000; ++trial) {
+    for (int trial = 0; trial < testing::sampleSize(2000); ++trial) {
         // Densities from nearly empty to nearly full.
         const int density = static_cast<int>(rng() % 100);
         std::uint32_t occupied = 0;
