@@ -1,5 +1,7 @@
-// Every perft number of ../shared/spec/PERFT.md (RULES.md v1.2), from an independent
-// implementation. Counts above kDeepLeaves run in the "deep" test case only.
+// The perft numbers of ../shared/spec/PERFT.md (RULES.md v1.3), from an independent
+// implementation: startpos and the positions here; Courtier's in test_courtier.cpp, the
+// set-up decisions' in test_setup.cpp. Counts above kDeepLeaves run in the "deep" test case
+// only.
 #include <doctest/doctest.h>
 
 #include <algorithm>
