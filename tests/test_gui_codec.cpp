@@ -2,6 +2,8 @@
 // GUI reads them.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "codec.h"
@@ -143,6 +145,54 @@ TEST_SUITE("gui-codec") {
         CHECK(old["legal"].empty());
         CHECK(old["ply"] == 0);
         CHECK(old["plies"] == game->plies());
+    }
+
+    TEST_CASE("Setup arrange: the state shows the reserves, the home cells and arrangements") {
+        GameSetup setup;
+        setup.options.arrange = true;
+        setup.options.ruleset = Ruleset::Holochess;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        json s = json::parse(encodeState(*game, View{0, false, false, "e"}));
+        CHECK(s["phase"] == "setup");
+        CHECK(s["turn"] == "human");
+        CHECK(s["cells"].empty());
+        CHECK(s["home"] == json::array({"c2", "c3", "c4", "c5"}));
+        std::string letters;
+        for (const json& p : s["reserve"]) {
+            letters += p["letter"].get<std::string>();
+            CHECK(p.contains("attack"));
+            CHECK(!p["name"].get<std::string>().empty());
+        }
+        CHECK(letters == "SGNLmhtk");
+        CHECK(s["reserve"][0]["owner"] == 1);
+        CHECK(s["reserve"][7]["owner"] == 2);
+        REQUIRE(s["legal"].size() == 24);
+        std::set<std::string> tokens;
+        for (const json& e : s["legal"]) {
+            CHECK(e["kind"] == "setup");
+            CHECK_FALSE(e.contains("from"));
+            CHECK_FALSE(e.contains("to"));
+            tokens.insert(e["token"].get<std::string>());
+        }
+        CHECK(tokens.size() == 24);
+        CHECK(tokens.contains("setup:lngs"));
+
+        REQUIRE_FALSE(game->decide("setup:lngs", true));
+        s = json::parse(encodeState(*game, View{1, false, false, "e"}));
+        CHECK(s["turn"] == "engine");
+        CHECK(s["home"] == json::array({"c8", "c9", "c10", "c11"}));
+        CHECK(s["reserve"].size() == 4);
+        CHECK(s["cells"].size() == 4);
+        CHECK(s["cells"][0]["cell"] == "c2");
+        CHECK(s["cells"][0]["letter"] == "L");
+        CHECK(s["events"][0]["token"] == "setup:lngs");
+        REQUIRE_FALSE(game->decide("setup:kthm", false));
+        s = json::parse(encodeState(*game, View{2, false, false, "e"}));
+        CHECK(s["phase"] == "decision");
+        CHECK_FALSE(s.contains("reserve"));
+        CHECK_FALSE(s.contains("home"));
     }
 
     TEST_CASE("dice, info and errors") {

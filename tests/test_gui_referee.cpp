@@ -134,6 +134,53 @@ TEST_SUITE("gui-referee") {
         CHECK_FALSE(game->ending());
     }
 
+    TEST_CASE("Setup arrange: the game starts with both reserves, player 1 setting up first") {
+        for (const bool randomDeal : {false, true}) {
+            CAPTURE(randomDeal);
+            GameSetup setup;
+            setup.options.arrange = true;
+            setup.seed = 21;
+            setup.human = Player::Two;
+            setup.randomDeal = randomDeal;
+            std::string error;
+            auto game = Referee::start(setup, error);
+            REQUIRE_MESSAGE(game, error);
+            if (!randomDeal) CHECK(game->deal() == "./............/............/SGHNmtkl 1 2 0 1");
+            const Position& start = game->position();
+            REQUIRE(start.phase() == Phase::Setup);
+            CHECK(start.hasReserve(Player::One));
+            CHECK(start.hasReserve(Player::Two));
+            CHECK(start.decider() == Player::One);
+            CHECK(game->turn() == Turn::Engine);
+            CHECK_FALSE(game->undoTurn());
+
+            EventList list;
+            start.generate(list);
+            REQUIRE(list.size() == 24);
+            const std::string engineSetup = start.token(list[5]);
+            CHECK(engineSetup.starts_with("setup:"));
+            CHECK(game->decide(engineSetup, true) == "it is the engine's decision");
+            CHECK_FALSE(game->decide(engineSetup, false));
+            REQUIRE(game->turn() == Turn::Human);
+            CHECK(game->position().phase() == Phase::Setup);
+            CHECK(game->position().decider() == Player::Two);
+            game->position().generate(list);
+            REQUIRE(list.size() == 24);
+            CHECK_FALSE(game->decide(game->position().token(list[23]), true));
+            for (int i = 0; i < 4; ++i) {
+                CHECK_FALSE(game->position().at(Position::homeCell(Player::One, i)).isNone());
+                CHECK_FALSE(game->position().at(Position::homeCell(Player::Two, i)).isNone());
+            }
+            // The engine's first turn, then the human's set-up is undone on its own.
+            CHECK(game->turn() == Turn::Engine);
+            CHECK(game->position().startsTurn());
+            CHECK(game->undoTurn());
+            CHECK(game->plies() == 1);
+            CHECK(game->turn() == Turn::Human);
+            CHECK(game->position().phase() == Phase::Setup);
+        }
+    }
+
     TEST_CASE("games end, and their records read back with the arena's reader") {
         int finished = 0;
         for (const Ruleset ruleset : kRulesets) {

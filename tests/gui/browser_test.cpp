@@ -7,6 +7,7 @@
 // (skipped) when no chromium is installed.
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -325,6 +326,88 @@ void playRaysOfDeath(DevTools& page) {
                                          std::to_string(attacks) + " attacks");
 }
 
+// Set-up in the page (RULES §15): with Setup arrange the engine (player 1) sets up first;
+// the player puts the reserve's creatures on the home cells by clicking them in order, takes
+// one back, sends the arrangement, and Undo brings the set-up back.
+void playSetup(DevTools& page) {
+    page.eval(
+        "document.querySelector('#btn-new').click(); "
+        "document.querySelector('#ng-ruleset').value = 'kelly'; "
+        "document.querySelector('#ng-ruleset').dispatchEvent(new Event('change')); "
+        "document.querySelector('#ng-options [data-option=\"RaysOfDeath\"]').value = 'false'; "
+        "document.querySelector('#ng-options [data-option=\"Setup\"]').value = 'arrange'; "
+        "document.querySelector('#ng-deal').value = 'random'; "
+        "document.querySelector('#ng-side').value = '2'; "
+        "document.querySelector('#ng-seed').value = 9; "
+        "document.querySelector('#ng-strength').value = 1; "
+        "document.querySelector('#ng-ok').click(); true");
+    check(page.waitFor("window.dejarik.state.seed === '9' && window.__ready() && "
+                       "window.dejarik.state.phase === 'setup' && window.dejarik.state.ply === 1",
+                       15s),
+          "a Setup arrange game from the dialog: the engine has set up, the player's turn");
+    const json engine = page.eval(
+        "(() => { const s = window.dejarik.state; return {token: s.events[0].token, "
+        "cells: s.cells.map((p) => p.cell + p.letter)}; })()");
+    check(engine["token"].get<std::string>().starts_with("setup:") && engine["cells"].size() == 4,
+          "the engine's set-up is played and shown: " + engine.dump());
+    for (int i = 0; i < 4; ++i) {
+        const std::string want =
+            "c" + std::to_string(2 + i) +
+            static_cast<char>(std::toupper(engine["token"].get<std::string>()[6 + i]));
+        check(engine["cells"][i] == want, "the engine's creature " + want + " on its home cell");
+    }
+    const std::string buttons = "Array.from(document.querySelectorAll('#setup-reserve button'))";
+    check(page.eval("!document.querySelector('#setup').hidden && " + buttons +
+                    ".length === 4 && document.querySelector('#btn-setup').disabled && " +
+                    "['c8', 'c9', 'c10', 'c11'].every((c) => document.querySelector("
+                    "`#cells [data-cell=\"${c}\"]`).classList.contains('target-place'))") == true,
+          "the set-up panel offers four creatures, the home cells c8..c11 to fill");
+    // Last to first; then c9's creature back, and again: it goes to the first empty cell.
+    page.eval(buttons + ".reverse().forEach((b) => b.click()); true");
+    page.eval("window.__click('c9'); true");
+    check(page.eval("document.querySelector('#btn-setup').disabled && " + buttons +
+                    ".filter((b) => !b.disabled).length === 1 && "
+                    "!document.querySelector('#pieces [data-piece=\"c9\"]')") == true,
+          "a home cell clicked gives its creature back");
+    page.eval(buttons + ".find((b) => !b.disabled).click(); true");
+    const json letters = page.eval(buttons + ".reverse().map((b) => b.textContent[0]).join('')");
+    const json shown = page.eval(
+        "['c8', 'c9', 'c10', 'c11'].map((c) => document.querySelector(`#pieces "
+        "[data-piece=\"${c}\"].preview .letter`).textContent).join('')");
+    check(shown == letters, "the creatures stand where they were put: " + shown.dump() +
+                                " against " + letters.dump());
+    check(page.eval("window.dejarik.state.ply") == 1, "nothing is sent before Set up");
+    page.eval("document.querySelector('#btn-setup').click(); true");
+    std::string token = "setup:" + letters.get<std::string>();
+    for (char& c : token)
+        c = static_cast<char>(std::tolower(c));
+    check(page.waitFor("window.dejarik.state.plies >= 2 && window.dejarik.state.events[1].token "
+                       "=== '" +
+                           token + "'",
+                       10s),
+          "the arrangement is sent as " + token);
+    // The engine's first turn may push or kill them: the position after the set-up is browsed.
+    check(page.waitFor("window.__ready() && window.dejarik.state.phase === 'decision'", 15s),
+          "the engine takes its first turn");
+    page.eval("window.dejarik.socket.send(JSON.stringify({type: 'goto', ply: 2})); true");
+    check(page.waitFor("window.dejarik.state.turn === 'browse' && window.dejarik.state.ply === 2 "
+                       "&& document.querySelector('#setup').hidden && window.dejarik.state.cells."
+                       "filter((p) => p.owner === 2).map((p) => p.cell + p.letter).join() === "
+                       "['c8', 'c9', 'c10', 'c11'].map((c, i) => c + '" +
+                           letters.get<std::string>() + "'[i]).join()",
+                       10s),
+          "after the set-up the player's creatures stand as arranged");
+    page.eval("document.querySelector('#btn-last').click(); true");
+    check(page.waitFor("window.__ready() && window.dejarik.state.turn === 'human'", 10s),
+          "back at the player's first turn");
+    page.eval("document.querySelector('#btn-undo').click(); true");
+    check(page.waitFor("window.__ready() && window.dejarik.state.phase === 'setup' && "
+                       "window.dejarik.state.plies === 1 && "
+                       "!document.querySelector('#setup').hidden",
+                       10s),
+          "Undo at the start of the first turn brings the set-up back");
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -497,6 +580,7 @@ int run(int argc, char** argv) {
     courtierPath.insert(courtierPath.rfind('.'), "-courtier");
     playCourtier(page, courtierPath);
     playRaysOfDeath(page);
+    playSetup(page);
 
     ws.close();
     browser->kill();

@@ -115,26 +115,42 @@ std::optional<Request> parseNewGame(const json& j, std::string& error) {
     return request;
 }
 
+json pieceOf(const Position& pos, Piece p) {
+    json piece{{"letter", std::string(1, pos.rules().letter(p))},
+               {"owner", index(p.owner()) + 1},
+               {"name", pieceName(pos.rules(), p)}};
+    // Courtier's pieces have no ratings: each steps one cell and nothing is rolled.
+    if (!pos.rules().courtier()) {
+        const Ratings& r = pos.rules().ratings(p.creature());
+        piece["attack"] = r.attack;
+        piece["defence"] = r.defence;
+        piece["movement"] = r.movement;
+    }
+    return piece;
+}
+
 json cellsOf(const Position& pos) {
     json cells = json::array();
     for (int i = 0; i < Cell::kCount; ++i) {
         const Cell c(i);
         const Piece p = pos.at(c);
         if (p.isNone()) continue;
-        json cell{{"cell", c.name()},
-                  {"letter", std::string(1, pos.rules().letter(p))},
-                  {"owner", index(p.owner()) + 1},
-                  {"name", pieceName(pos.rules(), p)}};
-        // Courtier's pieces have no ratings: each steps one cell and nothing is rolled.
-        if (!pos.rules().courtier()) {
-            const Ratings& r = pos.rules().ratings(p.creature());
-            cell["attack"] = r.attack;
-            cell["defence"] = r.defence;
-            cell["movement"] = r.movement;
-        }
+        json cell = pieceOf(pos, p);
+        cell["cell"] = c.name();
         cells.push_back(std::move(cell));
     }
     return cells;
+}
+
+// The creatures not yet set up (RULES §15.4), player 1's first, each in creature-table order.
+json reserveOf(const Position& pos) {
+    json reserve = json::array();
+    for (const Player player : {Player::One, Player::Two}) {
+        if (!pos.hasReserve(player)) continue;
+        for (const std::uint8_t c : pos.reserve(player))
+            reserve.push_back(pieceOf(pos, Piece(player, static_cast<Creature>(c))));
+    }
+    return reserve;
 }
 
 json oddsOf(const Position& pending) {
@@ -190,7 +206,8 @@ json legalOf(const Position& pos) {
     pos.generate(list);
     for (const Event e : list) {
         json item{{"token", pos.token(e)}, {"kind", kindName(e.kind())}};
-        if (e.kind() != EventKind::Pass) {
+        // A set-up names its arrangement in its token, `setup:<letters>`, and no cells.
+        if (e.kind() != EventKind::Pass && e.kind() != EventKind::Setup) {
             item["from"] = e.from().name();
             item["to"] = e.to().name();
         }
@@ -349,6 +366,13 @@ std::string encodeState(const Referee& game, const View& view) {
     // Rays of Death: attacks go into or out of this cell until the next roll.
     if (pos.rules().raysOfDeath() && pos.combatCell() != rays::kNoCombat)
         j["combat"] = Cell(pos.combatCell()).name();
+    if (pos.phase() == Phase::Setup) {
+        j["reserve"] = reserveOf(pos);
+        json home = json::array();
+        for (int i = 0; i < 4; ++i)
+            home.push_back(Position::homeCell(pos.decider(), i).name());
+        j["home"] = std::move(home);
+    }
     if (pos.phase() == Phase::Outcome) {
         j["pending"] = {{"from", pos.pendingFrom().name()}, {"to", pos.pendingTo().name()}};
         j["odds"] = oddsOf(pos);

@@ -41,14 +41,10 @@ std::unique_ptr<Referee> Referee::start(const GameSetup& setup, std::string& err
         return nullptr;
     }
     auto rules = std::make_unique<Rules>(setup.options);
-    // A creature file deals its own creatures (RULES §16.3): the ruleset's letters are not
-    // among them.
-    const bool ownSet = rules->fromCreatureFile();
-    const std::string deal = setup.randomDeal
-                                 ? (ownSet ? arena::randomDeal(*rules, setup.seed, 0)
-                                           : arena::randomDeal(rules->ruleset(), setup.seed, 0))
-                             : ownSet ? rules->startDfen()
-                                      : std::string(Position::startDfen(rules->ruleset()));
+    // The rules in force say where a game starts: a creature file's start group (RULES §16.3),
+    // the players' reserves with set-up pending under Setup arrange (§15.2), Courtier's start.
+    const std::string deal =
+        setup.randomDeal ? arena::randomDeal(*rules, setup.seed, 0) : rules->startDfen();
     const auto start = Position::fromDfen(deal, *rules, &error);
     if (!start) return nullptr;
     return std::unique_ptr<Referee>(new Referee(setup, std::move(rules), deal, *start));
@@ -235,7 +231,12 @@ void Referee::settleEnd() {
 bool Referee::undoTurn() {
     for (std::size_t k = events_.size(); k-- > 0;) {
         const Position& p = positions_[k];
-        if (p.startsTurn() && p.decider() == setup_.human && p.sideToMove() == setup_.human) {
+        // The human's set-up (RULES §15.3) is undone on its own, like a turn.
+        const bool humanStarts =
+            p.phase() == Phase::Setup
+                ? p.decider() == setup_.human
+                : p.startsTurn() && p.decider() == setup_.human && p.sideToMove() == setup_.human;
+        if (humanStarts) {
             positions_.erase(positions_.begin() + static_cast<std::ptrdiff_t>(k) + 1,
                              positions_.end());
             events_.resize(k);

@@ -12,6 +12,8 @@ const ui = {
   socket: null, state: null, hello: null, selected: null, pendingAttack: null,
   // Courtier: a step with several capture candidates, waiting for the enemy to take.
   captureChoice: null,
+  // Set-up: the reserve index of the creature put on each home cell, or null.
+  arrangement: [null, null, null, null],
   queue: [], busy: false, lastRecord: null, analysis: [], engineInfo: null,
 };
 // For the end-to-end test and anyone curious in the console.
@@ -136,6 +138,11 @@ function statusText(s) {
     return `${who} (player ${s.decider}) ${s.phase === 'placement' ? 'places the pushed piece' :
       'is thinking'}…`;
   }
+  if (s.phase === 'setup') {
+    return s.turn === 'engine' ? `${ui.state.engine} (player ${s.decider}) sets up…` :
+      `Set up (player ${s.human}): put your creatures on ${s.home.join(', ')}, ` +
+      'your left to your right.';
+  }
   if (s.turn === 'dice') return s.phase === 'roll' ? 'Rolling the combat cell…' : 'Rolling the dice…';
   if (s.phase === 'placement') return 'Place the pushed piece: click a highlighted cell.';
   if (s.ruleset === 'courtier') {
@@ -152,6 +159,7 @@ function showState(s) {
   ui.selected = null;
   ui.pendingAttack = null;
   ui.captureChoice = null;
+  ui.arrangement = [null, null, null, null];
   $('odds').hidden = true;
   document.body.dataset.turn = s.turn;
   document.body.dataset.ruleset = s.ruleset;
@@ -161,6 +169,7 @@ function showState(s) {
   $('btn-stop').hidden = s.turn !== 'engine' || s.engineFailed;
   $('btn-retry').hidden = !s.engineFailed;
   $('game-info').textContent = `${s.ruleset}, seed ${s.seed}, engine ${s.strength}`;
+  showSetup();
   drawPieces(s);
   markCells();
   showMoves(s);
@@ -179,12 +188,72 @@ function showState(s) {
   }
 }
 
+// The human's reserve (RULES §15.4) while a set-up is due, as [index, creature] pairs.
+function ownReserve(s) {
+  return s.phase === 'setup' && s.turn === 'human' ?
+    s.reserve.map((p, i) => [i, p]).filter(([, p]) => p.owner === s.human) : [];
+}
+
+// The arrangement so far, as pieces on the home cells: drawn, not sent.
+function previewPieces(s) {
+  return ui.arrangement.flatMap((i, slot) => i === null ? [] :
+    [{...s.reserve[i], cell: s.home[slot], preview: true}]);
+}
+
+function showSetup() {
+  const s = ui.state;
+  $('setup').hidden = s.phase !== 'setup' || s.turn === 'browse';
+  if ($('setup').hidden) return;
+  const own = ownReserve(s);
+  $('setup-help').textContent = own.length ?
+    `Click your creatures in the order they stand on ${s.home.join(', ')}; ` +
+    'click a home cell to take its creature back.' : `${s.engine} sets up.`;
+  const box = $('setup-reserve');
+  box.replaceChildren();
+  for (const [i, p] of own) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.reserve = i;
+    b.textContent = `${p.letter} ${p.name}`;
+    b.title = `attack ${p.attack}, defence ${p.defence}, movement ${p.movement}`;
+    b.disabled = ui.arrangement.includes(i);
+    b.onclick = () => placeReserve(i);
+    box.appendChild(b);
+  }
+  const others = s.reserve.filter((p) => p.owner !== s.human || !own.length);
+  $('setup-other').textContent = others.length ?
+    `In reserve: ${others.map((p) => `${p.letter} ${p.name}`).join(', ')}` : '';
+  $('btn-setup').hidden = $('btn-setup-clear').hidden = !own.length;
+  $('btn-setup').disabled = ui.arrangement.includes(null);
+}
+
+function placeReserve(i) {
+  const slot = ui.arrangement.indexOf(null);
+  if (slot < 0 || ui.arrangement.includes(i)) return;
+  ui.arrangement[slot] = i;
+  redrawSetup();
+}
+
+function redrawSetup() {
+  showSetup();
+  drawPieces(ui.state);
+  markCells();
+}
+
+function sendSetup() {
+  const s = ui.state;
+  if (ui.arrangement.includes(null)) return;
+  send({type: 'play', event: 'setup:' +
+    ui.arrangement.map((i) => s.reserve[i].letter).join('').toLowerCase()});
+}
+
 function drawPieces(s) {
   const layer = $('pieces');
   layer.replaceChildren();
-  for (const p of s.cells) {
+  for (const p of s.cells.concat(previewPieces(s))) {
     const [x, y] = cellCentre(p.cell);
-    const g = el('g', {class: `piece p${p.owner}`, 'data-piece': p.cell,
+    const g = el('g', {class: `piece p${p.owner}${p.preview ? ' preview' : ''}`,
+      'data-piece': p.cell,
       transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`}, layer);
     el('circle', {r: 17}, g);
     el('text', {class: 'letter', y: 3}, g).textContent = p.letter;
@@ -220,6 +289,13 @@ function markCells() {
     for (const e of s.legal) if (e.kind === 'place') cellEl(e.to).classList.add('target-place');
     return;
   }
+  if (s.phase === 'setup') {
+    if (s.turn === 'human') {
+      s.home.forEach((c, slot) => cellEl(c).classList.add(
+        ui.arrangement[slot] === null ? 'target-place' : 'selectable'));
+    }
+    return;
+  }
   for (const e of s.legal) if (e.from) cellEl(e.from).classList.add('selectable');
   if (ui.captureChoice) {
     cellEl(ui.captureChoice.from).classList.add('selected');
@@ -244,6 +320,14 @@ function onCellClick(cell) {
   if (s.phase === 'placement') {
     const e = s.legal.find((x) => x.kind === 'place' && x.to === cell);
     if (e) send({type: 'play', event: e.token});
+    return;
+  }
+  if (s.phase === 'setup') {
+    const slot = s.home.indexOf(cell);
+    if (slot >= 0 && ui.arrangement[slot] !== null) {
+      ui.arrangement[slot] = null;
+      redrawSetup();
+    }
     return;
   }
   if (ui.captureChoice) {
@@ -492,6 +576,11 @@ function wire() {
   });
   $('btn-undo').onclick = () => send({type: 'undo'});
   $('btn-pass').onclick = () => send({type: 'play', event: 'pass'});
+  $('btn-setup').onclick = sendSetup;
+  $('btn-setup-clear').onclick = () => {
+    ui.arrangement = [null, null, null, null];
+    redrawSetup();
+  };
   $('btn-stop').onclick = () => send({type: 'stop'});
   $('btn-retry').onclick = () => send({type: 'retry'});
   $('btn-save').onclick = () => send({type: 'save'});
