@@ -82,6 +82,10 @@ expect_usage_error "--log: cannot open '$tmp/no/such/log': no folder" "${match[@
 # A name with a line break would cut the results file's engine line.
 expect_usage_error "holds a control character" --engine builtin=greedy name=$'a\nb' \
     --engine builtin=random --pairs 1 --quiet
+expect_usage_error "byte of no UTF-8 character" --engine builtin=greedy name=$'a\xffb' \
+    --engine builtin=random --pairs 1 --quiet
+expect_usage_error "holds a control character" --engine builtin=greedy name=$'a\xc2\x85b' \
+    --engine builtin=random --pairs 1 --quiet
 # Numbers a flag or an engine item cannot take: a usage error, never an overflow.
 expect_usage_error "--shard: expected K/N" "${match[@]}" --shard 1/2/3
 for flag in --stall-timeout --start-timeout --timemargin; do

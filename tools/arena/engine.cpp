@@ -88,10 +88,11 @@ std::optional<std::string> EngineSpec::apply(const std::vector<std::string>& ite
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
         if (key == "name") {
             // A name ends the line it stands on in the results file and names the engine
-            // in the records' tags: a line break or a control character would cut it.
-            if (std::any_of(value.begin(), value.end(),
-                            [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
-                return "name " + text::quoted(value) + " holds a control character";
+            // in the records' tags: a control character would cut it, bytes of no UTF-8
+            // character would make the files no text.
+            if (!text::isPrintable(value))
+                return "name " + text::quoted(value) +
+                       " holds a control character or a byte of no UTF-8 character";
             name = value;
         } else if (key == "cmd") {
             cmd = value;

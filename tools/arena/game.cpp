@@ -259,7 +259,8 @@ std::string formatRecord(const GameRecord& r) {
     return out.str();
 }
 
-std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error) {
+std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error,
+                                         const RuleOptionRefusal& refuse) {
     const auto w = splitWords(tag);
     if (w.empty()) {
         error = "empty Rules tag";
@@ -271,6 +272,14 @@ std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& erro
         return std::nullopt;
     }
     for (std::size_t i = 1; i < w.size(); ++i) {
+        const std::string_view name = std::string_view(w[i]).substr(0, w[i].find('='));
+        const RuleOptionSpec* option = refuse ? findRuleOption(name) : nullptr;
+        if (option) {
+            if (auto why = refuse(*option)) {
+                error = *why;
+                return std::nullopt;
+            }
+        }
         if (auto e = options.setAssignment(w[i])) {
             error = *e;
             return std::nullopt;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -165,7 +166,11 @@ struct GameRecord {
 // Every record of a file in the format formatRecord writes.
 [[nodiscard]] std::optional<std::vector<GameRecord>> parseRecords(std::string_view text,
                                                                   std::string& error);
+// A reason to refuse a rule option named in a Rules tag, before its value is read (a record
+// from a browser page must not make the server open a file it names), or nothing.
+using RuleOptionRefusal = std::function<std::optional<std::string>(const RuleOptionSpec&)>;
 // The rule options that Rules::describe() printed (a record's Rules tag).
-[[nodiscard]] std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error);
+[[nodiscard]] std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error,
+                                                       const RuleOptionRefusal& refuse = {});
 
 }  // namespace dejarik::arena

@@ -219,6 +219,21 @@ std::optional<ResultsFile> readResultsFile(const std::string& path, std::string&
     return r;
 }
 
+std::optional<std::string> otherRun(const ResultsFile& run, std::string_view runName,
+                                    const ResultsFile& file) {
+    if (file.fingerprint != run.fingerprint)
+        return fmt::format(
+            "comes from a run with other settings than {} (fingerprint {}, not {}; the "
+            "'setting' lines tell which)",
+            runName, file.fingerprint, run.fingerprint);
+    // The fingerprint names the settings, not the lines: a file cut short or edited can
+    // keep it and lose the engines its games refer to.
+    if (file.engines != run.engines || file.encounters != run.encounters)
+        return fmt::format("lists other engines or encounters than {} (cut short or edited?)",
+                           runName);
+    return std::nullopt;
+}
+
 std::optional<ResultsFile> mergeResults(const std::vector<ResultsFile>& files, std::string& error) {
     if (files.empty()) {
         error = "nothing to merge";
@@ -229,17 +244,8 @@ std::optional<ResultsFile> mergeResults(const std::vector<ResultsFile>& files, s
     std::map<std::pair<std::uint64_t, int>, GameLine> games;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const auto& file = files[f];
-        if (file.fingerprint != merged.fingerprint) {
-            error = "file " + std::to_string(f + 1) +
-                    " comes from a run with other settings (fingerprint " + file.fingerprint +
-                    ", not " + merged.fingerprint + ")";
-            return std::nullopt;
-        }
-        // The fingerprint names the settings, not the lines: a file cut short or edited can
-        // keep it and lose the engines its games refer to.
-        if (file.engines != merged.engines || file.encounters != merged.encounters) {
-            error = "file " + std::to_string(f + 1) +
-                    " lists other engines or encounters than file 1 (cut short or edited?)";
+        if (const auto why = otherRun(merged, "file 1", file)) {
+            error = "file " + std::to_string(f + 1) + " " + *why;
             return std::nullopt;
         }
         for (const auto& g : file.games) {

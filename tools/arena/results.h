@@ -66,6 +66,11 @@ struct ResultsFile {
 [[nodiscard]] std::optional<ResultsFile> parseResults(std::string_view text, std::string& error);
 [[nodiscard]] std::optional<ResultsFile> readResultsFile(const std::string& path,
                                                          std::string& error);
+// Why the games of `file` cannot be counted with those of `run`, called `runName` in the
+// reason (another run's settings, or engines and encounters that do not match), or nothing:
+// checked by merge and by resume.
+[[nodiscard]] std::optional<std::string> otherRun(const ResultsFile& run, std::string_view runName,
+                                                  const ResultsFile& file);
 // The union of the games of runs with the same fingerprint (shards of one run, or a run
 // and its resumption); the same game twice must have the same result.
 [[nodiscard]] std::optional<ResultsFile> mergeResults(const std::vector<ResultsFile>& files,

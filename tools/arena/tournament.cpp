@@ -127,14 +127,8 @@ std::optional<std::vector<GameLine>> gamesToResume(const RunConfig& config,
         error = config.resultsPath + ": " + error;
         return std::nullopt;
     }
-    if (previous->fingerprint != results.fingerprint) {
-        error = "results file '" + config.resultsPath +
-                "' belongs to a run with other settings (its 'setting' lines tell which)";
-        return std::nullopt;
-    }
-    if (previous->engines != results.engines || previous->encounters != results.encounters) {
-        error = "results file '" + config.resultsPath +
-                "' lists other engines or encounters than this run (cut short or edited?)";
+    if (const auto why = otherRun(results, "this run", *previous)) {
+        error = "results file '" + config.resultsPath + "' " + *why;
         return std::nullopt;
     }
     const std::uint64_t total = config.pairs * results.encounters.size();
@@ -272,20 +266,17 @@ std::optional<RunOutcome> runTournament(const RunConfig& config, const std::atom
     if (!config.resultsPath.empty()) {
         errno = 0;
         resultsOut.emplace(config.resultsPath, std::ios::app);
-        if (!*resultsOut) {
-            error = "cannot write '" + config.resultsPath + "'";
-            return std::nullopt;
-        }
-        if (!exists) *resultsOut << results.header() << std::flush;
+        if (*resultsOut && !exists) *resultsOut << results.header() << std::flush;
         if (!*resultsOut) {
             error = "cannot write '" + config.resultsPath + "'" + systemReason();
             return std::nullopt;
         }
     }
     if (!config.recordsPath.empty()) {
+        errno = 0;
         recordsOut.emplace(config.recordsPath, config.resume ? std::ios::app : std::ios::trunc);
         if (!*recordsOut) {
-            error = "cannot write '" + config.recordsPath + "'";
+            error = "cannot write '" + config.recordsPath + "'" + systemReason();
             return std::nullopt;
         }
     }

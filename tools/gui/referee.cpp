@@ -59,18 +59,12 @@ std::unique_ptr<Referee> Referee::fromRecord(std::string_view text, Player human
         return nullptr;
     }
     const arena::GameRecord& r = records->front();
-    // The record comes from the page: refused before parseRulesTag would open the file.
-    const auto words = arena::splitWords(r.rules);
-    for (std::size_t i = 1; i < words.size(); ++i) {
-        const RuleOptionSpec* option = findRuleOption(words[i].substr(0, words[i].find('=')));
-        if (!option) continue;
-        if (auto refused = pageRefusal(*option)) {
-            error = "Rules tag: " + *refused;
-            return nullptr;
-        }
-    }
+    // The record comes from the page: what names a file is refused before it is opened.
     GameSetup setup;
-    const auto options = arena::parseRulesTag(r.rules, error);
+    const auto options = arena::parseRulesTag(r.rules, error, [](const RuleOptionSpec& option) {
+        const auto refused = pageRefusal(option);
+        return refused ? std::optional("Rules tag: " + *refused) : std::nullopt;
+    });
     if (!options) return nullptr;
     setup.options = *options;
     setup.seed = r.seed;
