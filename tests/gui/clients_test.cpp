@@ -36,6 +36,14 @@ using testing::Failure;
 
 namespace {
 
+// How often `what` stands in `text`.
+int count(std::string_view text, std::string_view what) {
+    int n = 0;
+    for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 // The processes whose parent is `pid` (the server's engines).
 int childrenOf(pid_t pid) {
     int n = 0;
@@ -165,6 +173,9 @@ int runLoad(const std::string& gui, const std::string& engine) {
                 // server, never asked of the page or the engine.
                 json options = json::object();
                 if (i == kClients - 1) options["RaysOfDeath"] = true;
+                // One sets up (RULES §15): the engine's set-up and the page's both in its record.
+                const bool arrange = i == kClients - 2;
+                if (arrange) options["Setup"] = "arrange";
                 page.send({{"type", "new"},
                            {"ruleset", rulesets[i % 5]},
                            {"options", options},
@@ -203,6 +214,8 @@ int runLoad(const std::string& gui, const std::string& engine) {
                                 "[Result \"" + s["ending"]["result"].get<std::string>() + "\"]") ==
                                 std::string::npos)
                             results[i] = "no record of the finished game";
+                        else if (arrange && count(record["text"].get<std::string>(), "setup:") != 2)
+                            results[i] = "no two set-ups in the record";
                         page.close();
                         return;
                     }
