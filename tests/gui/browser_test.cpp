@@ -245,19 +245,30 @@ void playCourtier(DevTools& page, const std::string& screenshotPath) {
           "the capture chosen is sent as " + last["token"].get<std::string>());
 }
 
+// A kelly game from the new-game dialog, set as a player would: the ruleset chosen (the
+// dialog shows its options), then each field (a selector in the dialog, its value) in
+// order, the engine at depth 1, and Start.
+void startKellyFromDialog(DevTools& page,
+                          const std::vector<std::pair<std::string, std::string>>& fields) {
+    std::string script =
+        "document.querySelector('#btn-new').click(); "
+        "document.querySelector('#ng-ruleset').value = 'kelly'; "
+        "document.querySelector('#ng-ruleset').dispatchEvent(new Event('change')); ";
+    for (const auto& [selector, value] : fields)
+        script += "document.querySelector(" + json(selector).dump() +
+                  ").value = " + json(value).dump() + "; ";
+    page.eval(script +
+              "document.querySelector('#ng-strength').value = 1; "
+              "document.querySelector('#ng-ok').click(); true");
+}
+
 // Rays of Death in the page: the server rolls each combat cell, the page shows the D4 and the
 // D12 and names the cell, marks it on the board, and offers only attacks into or out of it;
 // play goes on through the engine's turns and the rolls between them.
 void playRaysOfDeath(DevTools& page) {
-    page.eval(
-        "document.querySelector('#btn-new').click(); "
-        "document.querySelector('#ng-ruleset').value = 'kelly'; "
-        "document.querySelector('#ng-ruleset').dispatchEvent(new Event('change')); "
-        "document.querySelector('#ng-options [data-option=\"RaysOfDeath\"]').value = 'true'; "
-        "document.querySelector('#ng-deal').value = 'standard'; "
-        "document.querySelector('#ng-seed').value = 7; "
-        "document.querySelector('#ng-strength').value = 1; "
-        "document.querySelector('#ng-ok').click(); true");
+    startKellyFromDialog(page, {{"#ng-options [data-option=\"RaysOfDeath\"]", "true"},
+                                {"#ng-deal", "standard"},
+                                {"#ng-seed", "7"}});
     const std::string rays =
         "window.dejarik.state.events.filter((e) => e.token.startsWith('ray:'))";
     check(page.waitFor("window.dejarik.state.ruleset === 'kelly' && window.__ready() && "
@@ -330,17 +341,12 @@ void playRaysOfDeath(DevTools& page) {
 // the player puts the reserve's creatures on the home cells by clicking them in order, takes
 // one back, sends the arrangement, and Undo brings the set-up back.
 void playSetup(DevTools& page) {
-    page.eval(
-        "document.querySelector('#btn-new').click(); "
-        "document.querySelector('#ng-ruleset').value = 'kelly'; "
-        "document.querySelector('#ng-ruleset').dispatchEvent(new Event('change')); "
-        "document.querySelector('#ng-options [data-option=\"RaysOfDeath\"]').value = 'false'; "
-        "document.querySelector('#ng-options [data-option=\"Setup\"]').value = 'arrange'; "
-        "document.querySelector('#ng-deal').value = 'random'; "
-        "document.querySelector('#ng-side').value = '2'; "
-        "document.querySelector('#ng-seed').value = 9; "
-        "document.querySelector('#ng-strength').value = 1; "
-        "document.querySelector('#ng-ok').click(); true");
+    // The dialog keeps the last game's choices: Rays of Death is turned off again.
+    startKellyFromDialog(page, {{"#ng-options [data-option=\"RaysOfDeath\"]", "false"},
+                                {"#ng-options [data-option=\"Setup\"]", "arrange"},
+                                {"#ng-deal", "random"},
+                                {"#ng-side", "2"},
+                                {"#ng-seed", "9"}});
     check(page.waitFor("window.dejarik.state.seed === '9' && window.__ready() && "
                        "window.dejarik.state.phase === 'setup' && window.dejarik.state.ply === 1",
                        15s),

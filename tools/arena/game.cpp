@@ -272,13 +272,11 @@ std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& erro
         return std::nullopt;
     }
     for (std::size_t i = 1; i < w.size(); ++i) {
-        const std::string_view name = std::string_view(w[i]).substr(0, w[i].find('='));
-        const RuleOptionSpec* option = refuse ? findRuleOption(name) : nullptr;
-        if (option) {
-            if (auto why = refuse(*option)) {
-                error = *why;
-                return std::nullopt;
-            }
+        const RuleOptionSpec* option =
+            refuse ? findRuleOption(std::string_view(w[i]).substr(0, w[i].find('='))) : nullptr;
+        if (auto why = option ? refuse(*option) : std::nullopt) {
+            error = *why;
+            return std::nullopt;
         }
         if (auto e = options.setAssignment(w[i])) {
             error = *e;
