@@ -244,9 +244,11 @@ bool RuleOptions::isRuleOption(std::string_view name) {
     return findRuleOption(name) != nullptr;
 }
 
-std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view value) {
+std::optional<std::string> RuleOptions::set(std::string_view name, std::string_view value,
+                                            const Refusal& refuse) {
     const RuleOptionSpec* option = findRuleOption(name);
     if (!option) return "unknown rule option " + text::quoted(name);
+    if (auto refused = refuse ? refuse(*option) : std::nullopt) return refused;
     std::string error;
     const auto checked = checkOptionValue(option->spec, value, &error);
     if (!checked) return error;
@@ -274,11 +276,12 @@ std::optional<std::string> RuleOptions::refusal(const RuleOptionSpec& option,
     return "option " + std::string(option.spec.name) + " does not apply to Ruleset courtier";
 }
 
-std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment) {
+std::optional<std::string> RuleOptions::setAssignment(std::string_view assignment,
+                                                      const Refusal& refuse) {
     const auto eq = assignment.find('=');
     if (eq == std::string_view::npos || eq == 0)
         return "option " + text::quoted(assignment) + " is not of the form Name=Value";
-    return set(assignment.substr(0, eq), assignment.substr(eq + 1));
+    return set(assignment.substr(0, eq), assignment.substr(eq + 1), refuse);
 }
 
 namespace {

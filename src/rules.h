@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -121,10 +122,16 @@ struct RuleOptions {
 
     bool operator==(const RuleOptions&) const = default;
 
+    // A reason to refuse an option wherever it is named, asked before its value is read (a
+    // record from a browser page must not make the server open a file it names; a table's
+    // header holds only the options of its rules), or nothing.
+    using Refusal = std::function<std::optional<std::string>(const RuleOptionSpec&)>;
+
     // Sets one option by its protocol name and value, both case-insensitive (ruleOptionSpecs).
     // Returns an error message, or nothing on success. Under Courtier the Dejarik-only
     // options take only their neutral values (RULES §14.13).
-    [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value);
+    [[nodiscard]] std::optional<std::string> set(std::string_view name, std::string_view value,
+                                                 const Refusal& refuse = {});
 
     // Why `option` may not take `value` now, or nothing: under Courtier the options of
     // Dejarik alone take only their neutral values (RULES §14.13). A neutral value is then
@@ -136,7 +143,8 @@ struct RuleOptions {
     [[nodiscard]] bool inactive(const RuleOptionSpec& option) const;
 
     // "Name=Value" form used on command lines.
-    [[nodiscard]] std::optional<std::string> setAssignment(std::string_view assignment);
+    [[nodiscard]] std::optional<std::string> setAssignment(std::string_view assignment,
+                                                           const Refusal& refuse = {});
 
     [[nodiscard]] static bool isRuleOption(std::string_view name);
 };

@@ -232,14 +232,16 @@ std::string ruleAssignments(const Rules& rules) {
 }
 
 std::optional<Rules> rulesFromAssignments(const std::string& line, std::string* error) {
+    // Only the options ruleAssignments writes: a creature file named here is never opened.
+    const auto refuse = [](const RuleOptionSpec& option) -> std::optional<std::string> {
+        if (std::find(kHeaderOptions.begin(), kHeaderOptions.end(), option.spec.name) !=
+            kHeaderOptions.end())
+            return std::nullopt;
+        return text::quoted(option.spec.name) + " is no rule option of a table";
+    };
     RuleOptions options;
     for (const auto field : text::fields(line)) {
-        const std::string_view name = field.substr(0, field.find('='));
-        if (std::find(kHeaderOptions.begin(), kHeaderOptions.end(), name) == kHeaderOptions.end()) {
-            if (error) *error = text::quoted(name) + " is no rule option of a table";
-            return std::nullopt;
-        }
-        if (const auto problem = options.setAssignment(field)) {
+        if (const auto problem = options.setAssignment(field, refuse)) {
             if (error) *error = *problem;
             return std::nullopt;
         }

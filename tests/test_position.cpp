@@ -783,6 +783,31 @@ TEST_CASE("rule options: presets, every option on and off, parsing") {
     CHECK_FALSE(RuleOptions::isRuleOption("Hash"));
 }
 
+TEST_CASE("a refusal is asked of a rule option before its value is read") {
+    std::vector<std::string> asked;
+    const RuleOptions::Refusal onlyDice = [&](const RuleOptionSpec& option) {
+        asked.emplace_back(option.spec.name);
+        return option.spec.name == "Dice" ? std::nullopt
+                                          : std::optional<std::string>("refused here");
+    };
+    RuleOptions o;
+    // The file is never opened: the refusal comes first, and nothing is set.
+    CHECK(o.setAssignment("creaturefile=/nonexistent/creatures", onlyDice) == "refused here");
+    CHECK(o.setAssignment("CentreWin=3", onlyDice) == "refused here");
+    CHECK(o == RuleOptions{});
+    CHECK_FALSE(o.setAssignment("dice=d20", onlyDice));
+    CHECK(o.dice == DiceModel::D20);
+    CHECK(asked == std::vector<std::string>{"CreatureFile", "CentreWin", "Dice"});
+    // A name of no option is not asked about; a bad value of an accepted one is the rules'.
+    const auto unknown = o.setAssignment("Hash=16", onlyDice);
+    REQUIRE(unknown);
+    CHECK(unknown->find("unknown rule option") != std::string::npos);
+    const auto bad = o.setAssignment("Dice=d7", onlyDice);
+    REQUIRE(bad);
+    CHECK(bad->find("d7") != std::string::npos);
+    CHECK(asked.size() == 4);
+}
+
 TEST_CASE("rule options change the events of a position") {
     // The melee board: 18 moves and 9 attacks.
     const Rules kelly;

@@ -260,7 +260,7 @@ std::string formatRecord(const GameRecord& r) {
 }
 
 std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error,
-                                         const RuleOptionRefusal& refuse) {
+                                         const RuleOptions::Refusal& refuse) {
     const auto w = splitWords(tag);
     if (w.empty()) {
         error = "empty Rules tag";
@@ -272,13 +272,7 @@ std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& erro
         return std::nullopt;
     }
     for (std::size_t i = 1; i < w.size(); ++i) {
-        const RuleOptionSpec* option =
-            refuse ? findRuleOption(std::string_view(w[i]).substr(0, w[i].find('='))) : nullptr;
-        if (auto why = option ? refuse(*option) : std::nullopt) {
-            error = *why;
-            return std::nullopt;
-        }
-        if (auto e = options.setAssignment(w[i])) {
+        if (auto e = options.setAssignment(w[i], refuse)) {
             error = *e;
             return std::nullopt;
         }

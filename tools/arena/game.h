@@ -166,11 +166,9 @@ struct GameRecord {
 // Every record of a file in the format formatRecord writes.
 [[nodiscard]] std::optional<std::vector<GameRecord>> parseRecords(std::string_view text,
                                                                   std::string& error);
-// A reason to refuse a rule option named in a Rules tag, before its value is read (a record
-// from a browser page must not make the server open a file it names), or nothing.
-using RuleOptionRefusal = std::function<std::optional<std::string>(const RuleOptionSpec&)>;
-// The rule options that Rules::describe() printed (a record's Rules tag).
+// The rule options that Rules::describe() printed (a record's Rules tag), each first put to
+// `refuse`.
 [[nodiscard]] std::optional<RuleOptions> parseRulesTag(std::string_view tag, std::string& error,
-                                                       const RuleOptionRefusal& refuse = {});
+                                                       const RuleOptions::Refusal& refuse = {});
 
 }  // namespace dejarik::arena
