@@ -67,8 +67,12 @@ std::optional<Event> Event::parse(std::string_view raw) {
     return std::nullopt;
 }
 
+// By code, without decoding every event of the list: a list holds only the codes of events
+// that come back from them, so an event is in it exactly when it comes back from its own
+// code and that code is there.
 bool EventList::contains(Event e) const {
-    return std::find(begin(), end(), e) != end();
+    const std::uint16_t code = e.code();
+    return Event::fromCode(code) == e && std::find(codes_, codes_ + size_, code) != codes_ + size_;
 }
 
 }  // namespace dejarik
