@@ -95,17 +95,21 @@ std::vector<int> movements(const Rules& rules, std::span<const Creature> side) {
     return steps;
 }
 
-// Places pieces placed..end of `steps` on every free cell, then asks immobilisable.
+// Places pieces placed..end of `steps` (sorted) on every free cell, then asks
+// immobilisable. Pieces of one movement are interchangeable, so each stands on a later cell
+// than the one before it of its movement; and every board is a rotation of one with the first
+// piece on a, b1 or c1: of the pieces of the first movement, the one nearest the centre,
+// turned to its ring's first cell, comes before the others in the cells' order.
 bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard occupied, int budget,
                bool centreStraight) {
     const std::size_t placed = cells.size();
     if (placed == steps.size())
         return immobilisable(cells, steps, occupied, budget, centreStraight);
-    // Every board is a rotation of one with the first piece on a, b1 or c1.
-    const Bitboard choices = placed == 0
-                                 ? Bitboard::of(Cell::centre()) | Bitboard::of(Cell::inner(1)) |
-                                       Bitboard::of(Cell::outer(1))
-                                 : ~occupied & Bitboard(Bitboard::kAllBits);
+    Bitboard choices = placed == 0 ? Bitboard::of(Cell::centre()) | Bitboard::of(Cell::inner(1)) |
+                                         Bitboard::of(Cell::outer(1))
+                                   : ~occupied & Bitboard(Bitboard::kAllBits);
+    if (placed > 0 && steps[placed] == steps[placed - 1])
+        choices &= Bitboard(Bitboard::kAllBits & ~((2u << cells.back().index()) - 1));
     for (const Cell c : choices) {
         cells.push_back(c);
         const bool found =
@@ -192,7 +196,8 @@ class Race {
 
 bool canBeLeftWithoutMove(const Rules& rules, std::span<const Creature> side, int others) {
     if (side.empty()) return false;
-    const std::vector<int> steps = movements(rules, side);
+    std::vector<int> steps = movements(rules, side);
+    std::ranges::sort(steps);  // someBoard places the pieces of one movement in turn
     std::vector<Cell> cells;
     return someBoard(cells, steps, Bitboard(), std::max(0, others), rules.centreStraight());
 }
