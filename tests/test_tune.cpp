@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "baselines.h"
@@ -17,13 +18,16 @@ using namespace dejarik;
 
 namespace {
 
-// Every kelly set of three distinct creatures, generated once for the program.
+// Every kelly set of three distinct creatures: those ctest generated for this test and
+// tune-cli (tests/tune.cmake, the environment's DEJARIK_KELLY3_TABLES), else generated here
+// once for the program.
 const tables::Tablebase& kellyTables() {
     static testing::TempDir dir;
     static const Rules rules = Rules::preset(Ruleset::Kelly);
     static const auto tb = [] {
-        auto t = std::make_unique<tables::Tablebase>(dir.path(), rules);
-        tables::generate(*t, tables::distinctSets(3), {}, nullptr);
+        const char* shared = std::getenv("DEJARIK_KELLY3_TABLES");
+        auto t = std::make_unique<tables::Tablebase>(shared ? shared : dir.str(), rules);
+        if (!shared) tables::generate(*t, tables::distinctSets(3), {}, nullptr);
         return t;
     }();
     return *tb;
@@ -33,6 +37,8 @@ const tables::Tablebase& kellyTables() {
 
 TEST_CASE("samples: decision points of at most three creatures, labelled by the tables") {
     const tables::Tablebase& tb = kellyTables();
+    REQUIRE(tb.problems().empty());
+    REQUIRE(tb.sets().size() == tables::distinctSets(3).size());
     const auto samples = tune::tableSamples(tb, Ruleset::Kelly, 300, 4, 3);
     REQUIRE(samples.size() == 300);
     int distinct = 0;

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # dejarik-tune as a user runs it: usage errors exit 2 with one line on stderr and nothing on
 # stdout; without tables it says how to make them (exit 1); with the kelly sets of three
-# creatures it prints its progress and writes a weights file that the engine loads.
+# creatures (made by dejarik-tb, tests/tune.cmake) it prints its progress and writes a weights
+# file that the engine loads.
 #
-# Usage: test_tune_cli.sh path/to/dejarik-tune path/to/dejarik-tb path/to/dejarik
+# Usage: test_tune_cli.sh path/to/dejarik-tune kelly-tables-of-3-creatures path/to/dejarik
 set -u
 
 tool=${1:?usage: $0 dejarik-tune dejarik-tb dejarik}
-tb=${2:?}
+tables=${2:?}
 engine=${3:?}
 source "$(dirname "$0")/cli_checks.sh"
 
@@ -40,11 +41,7 @@ if [[ $rc -ne 1 ]] || ! grep -q "dejarik-tb generate" "$tmp/err"; then
 fi
 
 checks=$((checks + 1))
-if ! "$tb" generate --ruleset kelly --max-pieces 3 --path "$tmp/tables" 2>/dev/null; then
-    fail "dejarik-tb generate failed"
-fi
-checks=$((checks + 1))
-run --tables "$tmp/tables" --positions 400 --seconds 5 --params calibration,exposure \
+run --tables "$tables" --positions 400 --seconds 5 --params calibration,exposure \
     --out "$tmp/w.txt"
 if [[ $rc -ne 0 ]]; then
     fail "[fit] exit code $rc: $(cat "$tmp/err")"
@@ -71,7 +68,7 @@ fi
 
 # Positions one capture from the tables join the fit, with their own loss lines.
 checks=$((checks + 1))
-run --tables "$tmp/tables" --positions 200 --captures 30 --capture-depth 2 --seconds 5 \
+run --tables "$tables" --positions 200 --captures 30 --capture-depth 2 --seconds 5 \
     --params calibration --out "$tmp/w5.txt"
 if [[ $rc -ne 0 ]]; then
     fail "[captures] exit code $rc: $(cat "$tmp/err")"
