@@ -32,14 +32,15 @@ set_tests_properties(gui-load gui-robust PROPERTIES TIMEOUT 120)
 # engines they drive). Their JSON and Beast code then builds in 29 s of CPU instead of 44
 # (clang, the three batches) and gui-load takes 15 s of CPU instead of 18. ThreadSanitizer
 # keeps them instrumented: it would report races through code it cannot see.
+set(DEJARIK_GUI_HARNESS gui-test-client gui-browser-test gui-clients-test)
 if(DEJARIK_SANITIZE)
-  foreach(t gui-test-client gui-browser-test gui-clients-test)
+  foreach(t ${DEJARIK_GUI_HARNESS})
     target_compile_options(${t} PRIVATE -fno-sanitize=all)
   endforeach()
 endif()
 # As for dejarik-gui (tools/gui/CMakeLists.txt): Asio's fences under ThreadSanitizer.
 if(DEJARIK_SANITIZE_THREAD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  foreach(t gui-test-client gui-browser-test gui-clients-test)
+  foreach(t ${DEJARIK_GUI_HARNESS})
     target_compile_options(${t} PRIVATE -Wno-error=tsan)
   endforeach()
 endif()

@@ -27,8 +27,6 @@ Outcome referenceOutcome(int m) {
                     : Outcome::CounterKill;
 }
 
-// Every rank of a small attack: each roll appears once, the margin never increases along
-// the ranks, and the outcome counts are those of attackOdds.
 // A roll's faces, the attacker's then the defender's, as one number: digits 1-32 in base 33
 // (a face of up to 31 sides, and the split between the two), twelve at most.
 std::uint64_t facesCode(const AttackRoll& roll) {
@@ -46,6 +44,8 @@ std::uint64_t facesCode(const AttackRoll& roll) {
     return code;
 }
 
+// Every rank of a small attack: each roll appears once, the margin never increases along
+// the ranks, and the outcome counts are those of attackOdds.
 void checkExhaustively(DiceModel model, int attack, int defence) {
     CAPTURE(diceModelName(model));
     CAPTURE(attack);

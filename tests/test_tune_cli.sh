@@ -7,7 +7,7 @@
 # Usage: test_tune_cli.sh path/to/dejarik-tune kelly-tables-of-3-creatures path/to/dejarik
 set -u
 
-tool=${1:?usage: $0 dejarik-tune dejarik-tb dejarik}
+tool=${1:?usage: $0 dejarik-tune kelly-tables-of-3-creatures dejarik}
 tables=${2:?}
 engine=${3:?}
 source "$(dirname "$0")/cli_checks.sh"
