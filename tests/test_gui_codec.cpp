@@ -195,6 +195,42 @@ TEST_SUITE("gui-codec") {
         CHECK_FALSE(s.contains("home"));
     }
 
+    TEST_CASE("a state carries only the events from eventsFrom on") {
+        GameSetup setup;
+        std::string error;
+        auto game = Referee::start(setup, error);
+        REQUIRE_MESSAGE(game, error);
+        for (int guard = 0; game->plies() < 6; ++guard) {
+            REQUIRE(guard < 50);
+            REQUIRE(game->turn() != Turn::Over);
+            if (game->turn() == Turn::Dice) {
+                (void)game->roll();
+                continue;
+            }
+            EventList list;
+            game->position().generate(list);
+            REQUIRE_FALSE(
+                game->decide(game->position().token(list[0]), game->turn() == Turn::Human));
+        }
+        const std::size_t plies = game->plies();
+        const json whole = json::parse(encodeState(*game, View{plies, false, false, "e"}));
+        CHECK(whole["eventsFrom"] == 0);
+        REQUIRE(whole["events"].size() == plies);
+        for (const std::size_t from : {std::size_t{1}, std::size_t{4}, plies}) {
+            const json part = json::parse(encodeState(*game, View{plies, false, false, "e", from}));
+            CHECK(part["eventsFrom"] == from);
+            CHECK(part["plies"] == plies);
+            REQUIRE(part["events"].size() == plies - from);
+            for (std::size_t k = from; k < plies; ++k)
+                CHECK(part["events"][k - from] == whole["events"][k]);
+        }
+        // A page that claims more than the game has is sent nothing it lacks, and told so.
+        const json beyond =
+            json::parse(encodeState(*game, View{plies, false, false, "e", plies + 3}));
+        CHECK(beyond["eventsFrom"] == plies);
+        CHECK(beyond["events"].empty());
+    }
+
     TEST_CASE("dice, info and errors") {
         GameSetup setup;
         std::string error;

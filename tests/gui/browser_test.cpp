@@ -412,6 +412,12 @@ void playSetup(DevTools& page) {
                        "!document.querySelector('#setup').hidden",
                        10s),
           "Undo at the start of the first turn brings the set-up back");
+    // The page keeps the events it was sent and drops those an undo takes back.
+    check(page.eval("window.dejarik.state.events.length === 1 && "
+                    "document.querySelectorAll('#move-list li').length === 1 && "
+                    "window.dejarik.state.events[0].token.startsWith('setup:')")
+              .get<bool>(),
+          "the move list after the undo holds the one set-up left");
 }
 
 }  // namespace
@@ -558,12 +564,24 @@ int run(int argc, char** argv) {
     check(page.waitFor("window.dejarik.lastRecord", 10s), "the record is saved");
     const std::string text = page.eval("window.dejarik.lastRecord");
     const int plies = page.eval("window.dejarik.state.plies").get<int>();
+    check(page.eval("window.dejarik.state.events.map((e) => e.token).join(' ') === "
+                    "[...document.querySelectorAll('#move-list li')].map((li) => "
+                    "li.firstChild.textContent.replace(/^\\d+\\. /, '')).join(' ')")
+              .get<bool>(),
+          "the move list shows the events the page rebuilt");
     const auto records = arena::parseRecords(text, error);
     check(records && records->size() == 1,
           "the arena's reader reads the record back" + (records ? "" : ": " + error));
     const arena::GameRecord& record = records->front();
     check(static_cast<int>(record.events.size()) == plies && record.players[0] == "human",
           "the record holds the game's " + std::to_string(plies) + " events, player 1 human");
+    std::string tokens;
+    for (const auto& e : record.events)
+        tokens += (tokens.empty() ? "" : " ") + e.token;
+    check(
+        page.eval("window.dejarik.state.events.map((e) => e.token).join(' ')").get<std::string>() ==
+            tokens,
+        "the page's events are the record's");
     const Rules rules(*arena::parseRulesTag(record.rules, error));
     const auto start = Position::fromDfen(record.deal, rules);
     check(start && playTokens(*start, record.moves(), &error).has_value(),

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "option.h"
 #include "rays.h"
 
@@ -377,8 +379,12 @@ std::string encodeState(const Referee& game, const View& view) {
         j["pending"] = {{"from", pos.pendingFrom().name()}, {"to", pos.pendingTo().name()}};
         j["odds"] = oddsOf(pos);
     }
+    // Only the events the page does not hold yet: resending the whole list would make a game
+    // of n events cost the server and the page n².
+    const std::size_t from = std::min(view.eventsFrom, game.plies());
+    j["eventsFrom"] = from;
     json events = json::array();
-    for (std::size_t k = 0; k < game.plies(); ++k) {
+    for (std::size_t k = from; k < game.plies(); ++k) {
         const auto& e = game.events()[k];
         const Position& before = game.positionAt(k);
         const bool chance = before.chanceDue();

@@ -51,6 +51,7 @@ struct View {
     bool engineFailed = false;  // the engine failed twice in a row: the page offers a retry
     bool thinking = false;      // the engine is about to search
     std::string engineName;
+    std::size_t eventsFrom = 0;  // the page holds the events before this one: sent are the rest
 };
 
 [[nodiscard]] std::string encodeState(const Referee& game, const View& view);

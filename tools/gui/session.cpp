@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <random>
 
 #include "game.h"
@@ -93,11 +94,14 @@ void Session::sendState(bool thinking) {
     v.engineFailed = engineFailed_;
     v.thinking = thinking;
     v.engineName = config_.engineName;
+    v.eventsFrom = std::min(pageEvents_, game_->plies());
+    pageEvents_ = game_->plies();
     send_(encodeState(*game_, v));
 }
 
 void Session::adopt(std::unique_ptr<Referee> game) {
     game_ = std::move(game);
+    pageEvents_ = 0;
     view_ = 0;
     failures_ = 0;
     engineFailed_ = false;
@@ -263,6 +267,7 @@ void Session::handle(const Request& request) {
             send_(encodeError("nothing to undo: no turn of yours has begun"));
             return;
         }
+        pageEvents_ = std::min(pageEvents_, game_->plies());
         view_ = game_->plies();
         sendState();
     } else if (std::holds_alternative<SaveRequest>(request)) {

@@ -73,6 +73,9 @@ class Session {
     std::string engineRules_;  // the rules the engine was started with
     std::unique_ptr<Referee> game_;
     std::size_t view_ = 0;
+    // How many of the game's first events the page holds: a state message sends the rest.
+    // Only a new game, a loaded one and an undo take events back.
+    std::size_t pageEvents_ = 0;
     int failures_ = 0;  // the engine's faults in a row
     bool engineFailed_ = false;
 };

@@ -15,6 +15,8 @@ const ui = {
   // Set-up: the reserve index of the creature put on each home cell, or null.
   arrangement: [null, null, null, null],
   queue: [], busy: false, lastRecord: null, analysis: [], engineInfo: null,
+  // The game's events so far: each state message sends only those from `eventsFrom` on.
+  events: [],
 };
 // For the end-to-end test and anyone curious in the console.
 window.dejarik = ui;
@@ -155,6 +157,13 @@ function statusText(s) {
 }
 
 function showState(s) {
+  if (s.eventsFrom > ui.events.length) {
+    // Cannot happen while the socket delivers in order.
+    toast(`the page holds ${ui.events.length} events, the server sent from ${s.eventsFrom}: reload`);
+    return;
+  }
+  ui.events = ui.events.slice(0, s.eventsFrom).concat(s.events);
+  s.events = ui.events;
   ui.state = s;
   ui.selected = null;
   ui.pendingAttack = null;
@@ -469,11 +478,14 @@ function showInfo(m) {
 
 function showMoves(s) {
   const list = $('move-list');
-  list.replaceChildren();
-  s.events.forEach((e, i) => {
+  // Only the events that changed are redrawn: a long game would otherwise cost n².
+  while (list.children.length > s.eventsFrom) list.lastElementChild.remove();
+  list.querySelector('.current')?.classList.remove('current');
+  const start = list.children.length;
+  s.events.slice(start).forEach((e, k) => {
+    const i = start + k;
     const li = document.createElement('li');
     li.value = i + 1;
-    if (i + 1 === s.ply) li.className = 'current';
     const who = e.player === 0 ? 'dice' : e.player === s.human ? 'you' : s.engine;
     const tok = document.createElement('span');
     tok.className = e.player === 0 ? 'chance' : '';
@@ -485,8 +497,11 @@ function showMoves(s) {
     li.addEventListener('click', () => send({type: 'goto', ply: i + 1}));
     list.appendChild(li);
   });
-  const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({block: 'nearest'});
+  const cur = s.ply > 0 ? list.children[s.ply - 1] : null;
+  if (cur) {
+    cur.classList.add('current');
+    cur.scrollIntoView({block: 'nearest'});
+  }
   $('ply').textContent = `${s.ply} / ${s.plies}`;
 }
 
