@@ -2,6 +2,7 @@
 // GUI reads them.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,21 @@ T accepted(std::string_view text) {
     REQUIRE_MESSAGE(r.has_value(), error);
     REQUIRE(std::holds_alternative<T>(*r));
     return std::get<T>(*r);
+}
+
+// Both sides' first legal decisions, the dice rolled when due, until `done`.
+void playFirstUntil(Referee& game, const std::function<bool()>& done) {
+    for (int guard = 0; !done(); ++guard) {
+        REQUIRE(guard < 200);
+        REQUIRE(game.turn() != Turn::Over);
+        if (game.turn() == Turn::Dice) {
+            (void)game.roll();
+            continue;
+        }
+        EventList list;
+        game.position().generate(list);
+        REQUIRE_FALSE(game.decide(game.position().token(list[0]), game.turn() == Turn::Human));
+    }
 }
 
 }  // namespace
@@ -200,18 +216,7 @@ TEST_SUITE("gui-codec") {
         std::string error;
         auto game = Referee::start(setup, error);
         REQUIRE_MESSAGE(game, error);
-        for (int guard = 0; game->plies() < 6; ++guard) {
-            REQUIRE(guard < 50);
-            REQUIRE(game->turn() != Turn::Over);
-            if (game->turn() == Turn::Dice) {
-                (void)game->roll();
-                continue;
-            }
-            EventList list;
-            game->position().generate(list);
-            REQUIRE_FALSE(
-                game->decide(game->position().token(list[0]), game->turn() == Turn::Human));
-        }
+        playFirstUntil(*game, [&] { return game->plies() >= 6; });
         const std::size_t plies = game->plies();
         const json whole = json::parse(encodeState(*game, View{plies, false, false, "e"}));
         CHECK(whole["eventsFrom"] == 0);
@@ -401,19 +406,8 @@ TEST_SUITE("gui-codec") {
         std::string error;
         auto game = Referee::start(setup, error);
         REQUIRE_MESSAGE(game, error);
-        // Both sides' first legal decisions (attack outcomes rolled) until a roll is due.
-        for (int guard = 0; game->position().phase() != Phase::Roll; ++guard) {
-            REQUIRE(guard < 200);
-            REQUIRE(game->turn() != Turn::Over);
-            if (game->turn() == Turn::Dice) {
-                (void)game->roll();
-                continue;
-            }
-            EventList list;
-            game->position().generate(list);
-            REQUIRE_FALSE(
-                game->decide(game->position().token(list[0]), game->turn() == Turn::Human));
-        }
+        // Attack outcomes are rolled by the referee; a combat cell's roll is what we wait for.
+        playFirstUntil(*game, [&] { return game->position().phase() == Phase::Roll; });
         const json due = json::parse(encodeState(*game, View{game->plies(), false, false, "e"}));
         CHECK(due["phase"] == "roll");
         CHECK(due["turn"] == "dice");
