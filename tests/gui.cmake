@@ -20,7 +20,7 @@ add_test(NAME gui-browser
 set_tests_properties(gui-browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 
 add_executable(gui-clients-test gui/clients_test.cpp)
-target_link_libraries(gui-clients-test PRIVATE gui-test-client)
+target_link_libraries(gui-clients-test PRIVATE gui-test-client arena)  # the records' reader
 add_test(NAME gui-load
   COMMAND gui-clients-test load $<TARGET_FILE:dejarik-gui> $<TARGET_FILE:dejarik>)
 add_test(NAME gui-robust

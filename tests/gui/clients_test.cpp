@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "game.h"
 #include "gui_server.h"
 #include "script_checks.h"
 #include "ws_client.h"
@@ -160,17 +161,21 @@ class Page {
     testing::WsClient ws_;
 };
 
-// Whether the events the page rebuilt from the state messages are the record's, in order.
-std::optional<std::string> eventsAgainstRecord(const Page& page, const std::string& record) {
+// Whether the events the page rebuilt from the state messages are the record's (read by
+// the arena's reader), or why not.
+std::optional<std::string> eventsAgainstRecord(const Page& page, const std::string& text) {
     if (!page.eventsFault.empty()) return page.eventsFault;
-    std::size_t at = record.find("\n\n");
-    for (std::size_t k = 0; k < page.tokens.size(); ++k) {
-        at = at == std::string::npos ? at : record.find(page.tokens[k], at);
-        if (at == std::string::npos)
-            return "event " + std::to_string(k + 1) + " '" + page.tokens[k] +
-                   "' rebuilt by the page is not the record's next";
-        at += page.tokens[k].size();
-    }
+    std::string error;
+    const auto records = arena::parseRecords(text, error);
+    if (!records || records->size() != 1) return "the record does not read back: " + error;
+    const auto& events = records->front().events;
+    if (events.size() != page.tokens.size())
+        return std::to_string(page.tokens.size()) + " events rebuilt by the page, " +
+               std::to_string(events.size()) + " in the record";
+    for (std::size_t k = 0; k < events.size(); ++k)
+        if (events[k].token != page.tokens[k])
+            return "event " + std::to_string(k + 1) + ": '" + page.tokens[k] +
+                   "' rebuilt by the page, '" + events[k].token + "' in the record";
     return std::nullopt;
 }
 

@@ -94,7 +94,7 @@ void Session::sendState(bool thinking) {
     v.engineFailed = engineFailed_;
     v.thinking = thinking;
     v.engineName = config_.engineName;
-    v.eventsFrom = std::min(pageEvents_, game_->plies());
+    v.eventsFrom = pageEvents_;  // encodeState clamps it to the game
     pageEvents_ = game_->plies();
     send_(encodeState(*game_, v));
 }

@@ -15,8 +15,6 @@ const ui = {
   // Set-up: the reserve index of the creature put on each home cell, or null.
   arrangement: [null, null, null, null],
   queue: [], busy: false, lastRecord: null, analysis: [], engineInfo: null,
-  // The game's events so far: each state message sends only those from `eventsFrom` on.
-  events: [],
 };
 // For the end-to-end test and anyone curious in the console.
 window.dejarik = ui;
@@ -157,13 +155,14 @@ function statusText(s) {
 }
 
 function showState(s) {
-  if (s.eventsFrom > ui.events.length) {
+  // A state sends only the events from `eventsFrom` on: the rest are the last state's.
+  const held = ui.state ? ui.state.events : [];
+  if (s.eventsFrom > held.length) {
     // Cannot happen while the socket delivers in order.
-    toast(`the page holds ${ui.events.length} events, the server sent from ${s.eventsFrom}: reload`);
+    toast(`the page holds ${held.length} events, the server sent from ${s.eventsFrom}: reload`);
     return;
   }
-  ui.events = ui.events.slice(0, s.eventsFrom).concat(s.events);
-  s.events = ui.events;
+  s.events = held.slice(0, s.eventsFrom).concat(s.events);
   ui.state = s;
   ui.selected = null;
   ui.pendingAttack = null;
