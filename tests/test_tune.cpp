@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "baselines.h"
 #include "eval.h"
@@ -22,12 +23,14 @@ namespace {
 // tune-cli (tests/tune.cmake, the environment's DEJARIK_KELLY3_TABLES), else generated here
 // once for the program.
 const tables::Tablebase& kellyTables() {
-    static testing::TempDir dir;
+    // Declared before the tables so that it outlives them; only made when nothing is shared.
+    static std::optional<testing::TempDir> dir;
     static const Rules rules = Rules::preset(Ruleset::Kelly);
     static const auto tb = [] {
-        const char* shared = std::getenv("DEJARIK_KELLY3_TABLES");
-        auto t = std::make_unique<tables::Tablebase>(shared ? shared : dir.str(), rules);
-        if (!shared) tables::generate(*t, tables::distinctSets(3), {}, nullptr);
+        if (const char* shared = std::getenv("DEJARIK_KELLY3_TABLES"))
+            return std::make_unique<tables::Tablebase>(shared, rules);
+        auto t = std::make_unique<tables::Tablebase>(dir.emplace().str(), rules);
+        tables::generate(*t, tables::distinctSets(3), {}, nullptr);
         return t;
     }();
     return *tb;
