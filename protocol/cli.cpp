@@ -389,7 +389,8 @@ int runOdds(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
-        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P [--unboxed]]]\n"
+        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P [--unboxed] "
+        "[--exact]]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
@@ -413,7 +414,12 @@ int runOdds(const std::vector<std::string>& args) {
         "against", po::value(&against),
         "with --race: the opponent (random, greedy or cautious) makes only the attacks it would "
         "choose while it has a legal move")(
-        "unboxed", "with --against: only games in which the opponent always has a legal move");
+        "unboxed", "with --against: only games in which the opponent always has a legal move")(
+        "exact",
+        "with --against: armies of up to four creatures take the most the player scores "
+        "against P from any of their positions, solved exactly with the quiet draw (two armies, "
+        "or rules with one split)")("threads", po::value<int>()->default_value(1),
+                                    "with --exact: threads to solve on (1-256)");
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -432,6 +438,7 @@ int runOdds(const std::vector<std::string>& args) {
     if (vm.count("against") && !vm.count("race")) throw UsageError{"--against goes with --race"};
     if (vm.count("unboxed") && !vm.count("against"))
         throw UsageError{"--unboxed goes with --against"};
+    if (vm.count("exact") && !vm.count("against")) throw UsageError{"--exact goes with --against"};
     if (vm.count("race")) {
         if (attackerFlags || vm.count("showdown"))
             throw UsageError{"--race goes with no attack and no showdown"};
@@ -446,16 +453,28 @@ int runOdds(const std::vector<std::string>& args) {
             armies = Armies{parseArmy(race[0], rules), parseArmy(race[1], rules)};
         }
         race::OpponentAttacks opponent;
+        std::optional<ExactEndings> exact;
         if (vm.count("against")) {
             const auto baseline = search::parseBaseline(against);
             if (!baseline)
                 throw UsageError{"--against: '" + against +
                                  "' is not a baseline player (random, greedy, cautious)"};
             opponent = search::raceModel(*baseline, rules);
+            if (vm.count("exact")) {
+                if (rules.drawTurns() <= 0)
+                    throw UsageError{
+                        "--exact: the endings are solved with the quiet draw "
+                        "(DrawTurns above 0)"};
+                exact = ExactEndings{*baseline, inRange(vm, "threads", 1, 256)};
+            }
         }
-        printLines(
-            raceLines(rules, armies, opponent,
-                      vm.count("unboxed") ? race::Boxing::Never : race::Boxing::WhereArmiesAllow));
+        try {
+            printLines(raceLines(
+                rules, armies, opponent,
+                vm.count("unboxed") ? race::Boxing::Never : race::Boxing::WhereArmiesAllow, exact));
+        } catch (const std::runtime_error& e) {
+            throw UsageError{std::string("--exact: ") + e.what()};
+        }
         return 0;
     }
     if (vm.count("showdown")) {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <memory>
+
+#include "policy.h"
 
 namespace dejarik::protocol {
 
@@ -125,18 +128,66 @@ std::vector<Armies> dealSplits(const Rules& rules) {
     return splits;
 }
 
+// The exact small endings of two armies against a baseline, each army as the player: what
+// race::KnownArmies answers from. Creatures the two armies share make the same game
+// whichever army they came from, so one lookup serves both orientations.
+class SmallEndings {
+  public:
+    SmallEndings(const Rules& rules, const Armies& armies, const ExactEndings& exact) {
+        const tables::PolicyChoices policy = [player = exact.player](const Position& pos,
+                                                                     EventList& out) {
+            search::baselineChoices(player, pos, out);
+        };
+        constexpr double kTolerance = 1e-9;
+        for (const auto& [own, other] :
+             {std::pair(armies.one, armies.two), std::pair(armies.two, armies.one)})
+            for (const auto objective : {tables::Objective::Result, tables::Objective::Win})
+                sets_.push_back(std::make_unique<tables::PolicySets>(
+                    rules, own, other, policy, objective, kTolerance, exact.threads));
+    }
+
+    [[nodiscard]] std::optional<race::Bound> operator()(std::span<const Creature> own,
+                                                        std::span<const Creature> other) const {
+        const std::vector<Creature> a(own.begin(), own.end()), b(other.begin(), other.end());
+        for (std::size_t k = 0; k + 1 < sets_.size(); k += 2) {
+            const auto* result = sets_[k]->find(a, b);
+            const auto* win = sets_[k + 1]->find(a, b);
+            if (result && win)
+                return race::Bound{std::min(1.0, (result->best + 1) / 2), std::min(1.0, win->best)};
+        }
+        return std::nullopt;
+    }
+
+  private:
+    std::vector<std::unique_ptr<tables::PolicySets>> sets_;
+};
+
 }  // namespace
 
 std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies,
-                                   const race::OpponentAttacks& opponent, race::Boxing boxing) {
+                                   const race::OpponentAttacks& opponent, race::Boxing boxing,
+                                   const std::optional<ExactEndings>& exact) {
     if (!race::materialDecides(rules)) return {};
     race::WithoutMoveCache withoutMove;
     std::vector<std::string> out;
+    const std::vector<Armies> splits = armies ? std::vector<Armies>{*armies} : dealSplits(rules);
+    std::optional<SmallEndings> endings;
+    race::KnownArmies known;
+    if (exact) {
+        if (splits.size() != 1)
+            throw std::runtime_error(
+                "exact endings are solved for two armies: name them, or take rules with one "
+                "split");
+        endings.emplace(rules, splits.front(), *exact);
+        known = [&endings](std::span<const Creature> own, std::span<const Creature> other) {
+            return (*endings)(own, other);
+        };
+    }
     if (armies) {
         const auto one =
-            race::bound(rules, armies->one, armies->two, opponent, boxing, &withoutMove);
+            race::bound(rules, armies->one, armies->two, opponent, boxing, &withoutMove, known);
         const auto two =
-            race::bound(rules, armies->two, armies->one, opponent, boxing, &withoutMove);
+            race::bound(rules, armies->two, armies->one, opponent, boxing, &withoutMove, known);
         if (!one || !two) return {};
         const std::string a = race::armyText(rules, armies->one, Player::One),
                           b = race::armyText(rules, armies->two, Player::Two);
@@ -144,10 +195,9 @@ std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armie
         out.push_back("player 2 " + b + " against " + a + ": at most " + boundText(*two));
         return out;
     }
-    const std::vector<Armies> splits = dealSplits(rules);
     race::Bound sum, low{1, 1}, high{0, 0};
     for (const Armies& s : splits) {
-        const auto b = race::bound(rules, s.one, s.two, opponent, boxing, &withoutMove);
+        const auto b = race::bound(rules, s.one, s.two, opponent, boxing, &withoutMove, known);
         if (!b) return {};
         out.push_back(race::armyText(rules, s.one, Player::One) + " vs " +
                       race::armyText(rules, s.two, Player::Two) + "  " + boundText(*b));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "baselines.h"
 #include "dice.h"
 #include "position.h"
 #include "race.h"
@@ -44,10 +45,18 @@ struct Armies {
     std::vector<Creature> one, two;
 };
 // With `opponent`, the other side makes only the attacks the model allows, where `boxing`
-// says (race::bound).
+// says (race::bound). With `exact` (and `armies`, or rules with one split), the armies of
+// up to four creatures take the most the player scores from any of their positions against
+// that baseline, solved exactly with the quiet draw on `threads` threads
+// (tables/policy.h): a bound against that baseline only, and a tighter one.
+struct ExactEndings {
+    search::Baseline player;
+    int threads = 1;
+};
 [[nodiscard]] std::vector<std::string> raceLines(
     const Rules& rules, const std::optional<Armies>& armies,
     const race::OpponentAttacks& opponent = {},
-    race::Boxing boxing = race::Boxing::WhereArmiesAllow);
+    race::Boxing boxing = race::Boxing::WhereArmiesAllow,
+    const std::optional<ExactEndings>& exact = std::nullopt);
 
 }  // namespace dejarik::protocol

@@ -123,9 +123,11 @@ bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard oc
 class Race {
   public:
     Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other,
-         const OpponentAttacks& opponent, Boxing boxing, WithoutMoveCache& withoutMove)
+         const OpponentAttacks& opponent, Boxing boxing, WithoutMoveCache& withoutMove,
+         const KnownArmies& known)
         : rules_(rules),
           opponent_(opponent),
+          known_(known),
           boxing_(boxing),
           withoutMove_(withoutMove),
           own_(own.begin(), own.end()),
@@ -144,6 +146,12 @@ class Race {
         if (own == 0) return {0, 0};
         Bound& slot = memo_[own | (other << own_.size())];
         if (slot.score >= 0) return slot;
+        if (known_) {
+            if (const auto b = known_(members(own_, own), members(other_, other))) {
+                slot = *b;
+                return slot;
+            }
+        }
         if (std::has_single_bit(own) && std::has_single_bit(other)) {
             // RULES §8.2: the showdown of the last two pieces.
             const auto& s =
@@ -177,15 +185,20 @@ class Race {
         return slot;
     }
 
+    static std::vector<Creature> members(const std::vector<Creature>& army, unsigned mask) {
+        std::vector<Creature> out;
+        for (std::size_t i = 0; i < army.size(); ++i)
+            if (mask >> i & 1) out.push_back(army[i]);
+        return out;
+    }
+
     bool mayBeLeftWithoutMove(unsigned other, int ownCount) {
-        std::vector<Creature> side;
-        for (std::size_t j = 0; j < other_.size(); ++j)
-            if (other >> j & 1) side.push_back(other_[j]);
-        return withoutMove_(rules_, side, ownCount);
+        return withoutMove_(rules_, members(other_, other), ownCount);
     }
 
     const Rules& rules_;
     const OpponentAttacks& opponent_;
+    const KnownArmies& known_;
     Boxing boxing_;
     WithoutMoveCache& withoutMove_;
     std::vector<Creature> own_, other_;
@@ -224,14 +237,14 @@ bool materialDecides(const Rules& rules) {
 
 std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
                            std::span<const Creature> other, const OpponentAttacks& opponent,
-                           Boxing boxing, WithoutMoveCache* cache) {
+                           Boxing boxing, WithoutMoveCache* cache, const KnownArmies& known) {
     if (!materialDecides(rules)) return std::nullopt;
     if (own.empty() || other.empty()) return std::nullopt;
     if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;
-    const auto known = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
-    if (!std::ranges::all_of(own, known) || !std::ranges::all_of(other, known)) return std::nullopt;
+    const auto rated = [&](Creature c) { return static_cast<int>(c) < rules.creatureCount(); };
+    if (!std::ranges::all_of(own, rated) || !std::ranges::all_of(other, rated)) return std::nullopt;
     WithoutMoveCache local;
-    return Race(rules, own, other, opponent, boxing, cache ? *cache : local).solve();
+    return Race(rules, own, other, opponent, boxing, cache ? *cache : local, known).solve();
 }
 
 }  // namespace dejarik::race

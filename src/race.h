@@ -66,16 +66,25 @@ class WithoutMoveCache {
     std::map<std::tuple<std::vector<int>, int, bool>, bool> known_;
 };
 
+// What is known exactly of some smaller armies: the most the player can score (and win)
+// from any position of `own` against `other` where play reaches them, or nothing. An exact
+// solution of small endings against a fixed opponent (tables/policy.h) answers here; the
+// bound then holds against that opponent only.
+using KnownArmies = std::function<std::optional<Bound>(std::span<const Creature> own,
+                                                       std::span<const Creature> other)>;
+
 // The bound for the player whose army is `own` against `other` (creatures of the rules'
 // set, repeats allowed). Nothing when the rules decide games by more than material, or an
 // army is empty or larger than kMaxArmy.
 // With a model, `cache` may carry what is known of sides without a move
-// from one bound to the next.
+// from one bound to the next; `known` answers for armies whose value is known exactly (the
+// armies `own` and `other` themselves included).
 [[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
                                          std::span<const Creature> other,
                                          const OpponentAttacks& opponent = {},
                                          Boxing boxing = Boxing::WhereArmiesAllow,
-                                         WithoutMoveCache* cache = nullptr);
+                                         WithoutMoveCache* cache = nullptr,
+                                         const KnownArmies& known = {});
 
 // An army as its creatures' letters, `owner`'s case.
 [[nodiscard]] std::string armyText(const Rules& rules, std::span<const Creature> army,

@@ -148,6 +148,25 @@ P(player 2 wins) = 21/31 = 0.677419)");
         CHECK(startsWith(holochess.out[0], "SGNL vs mhtk  score "));
     }
 
+    TEST_CASE("odds --race --exact: small endings solved against the baseline tighten the bound") {
+        // Three against one in holochess: any player at most 0.9597 (pushes counted as kills
+        // wherever four pieces could box one in); against the random mover, with the
+        // endings of four solved exactly under a quiet draw of 8 actions, 0.9481.
+        const std::vector<std::string> args = {"odds", "--ruleset", "holochess", "--race",
+                                               "SGN",  "m",         "--against", "random"};
+        const Run plain = run(args);
+        REQUIRE(plain.out.size() == 2);
+        CHECK(startsWith(plain.out[0], "player 1 SGN against m: at most score 0.9597"));
+        std::vector<std::string> exact = args;
+        for (const char* a : {"--exact", "--option", "DrawTurns=4", "--threads", "2"})
+            exact.emplace_back(a);
+        const Run r = run(exact);
+        CHECK(r.status == 0);
+        REQUIRE(r.out.size() == 2);
+        CHECK(startsWith(r.out[0], "player 1 SGN against m: at most score 0.9481"));
+        CHECK(startsWith(r.out[1], "player 2 m against SGN: at most score 0.5000"));
+    }
+
     TEST_CASE("analyse prints the board, the decision due and ranked decisions") {
         const Run r = run({"analyse", "--depth", "2", "--multipv", "2"});
         CHECK(r.status == 0);
@@ -251,6 +270,11 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"odds", "--race", "--against", "nobody"},
             {"odds", "--against", "greedy"},
             {"odds", "--race", "--unboxed"},
+            {"odds", "--race", "GS", "n", "--exact"},
+            {"odds", "--race", "--against", "random", "--exact"},
+            {"odds", "--race", "GS", "n", "--against", "greedy", "--exact", "--option",
+             "DrawTurns=0"},
+            {"odds", "--race", "GS", "n", "--against", "greedy", "--exact", "--threads", "0"},
             {"odds", "--race", "GLX", "khms"},
             {"odds", "--race", "GLNTSMHKG", "khms"},
             {"odds", "--race", "--showdown", "S", "N"},

@@ -1,0 +1,416 @@
+#include "policy.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace dejarik::tables {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+double terminalValue(const Position& pos, Objective objective) {
+    const double win = pos.winProbability(Player::One);
+    return objective == Objective::Win ? win : win - pos.winProbability(Player::Two);
+}
+
+// Each (target, weight) once, weights of a repeated target summed.
+void mergeWeighted(std::vector<std::pair<std::uint32_t, double>>& items) {
+    std::ranges::sort(items);
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (out > 0 && items[out - 1].first == items[i].first)
+            items[out - 1].second += items[i].second;
+        else
+            items[out++] = items[i];
+    }
+    items.resize(out);
+}
+
+Army armyOf(const Position& pos, Player p) {
+    std::vector<Creature> creatures;
+    for (const Cell c : pos.pieces(p))
+        creatures.push_back(pos.at(c).creature());
+    return Army::of(std::move(creatures));
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> locateState(const Material& material, const Layout& layout,
+                                         const Position& pos) {
+    if (pos.isOver() || pos.phase() != Phase::Decision) return std::nullopt;
+    const int n = material.pieces();
+    if (pos.occupied().count() != n) return std::nullopt;
+    std::array<Cell, kMaxPieces> tuple{};
+    int at = 0;
+    for (const Player p : {Player::One, Player::Two}) {
+        const Army& army = p == Player::One ? material.a : material.b;
+        // The table's piece order: creature order, ties by cell (as `place`).
+        std::vector<std::pair<Creature, Cell>> pieces;
+        for (const Cell c : pos.pieces(p))
+            pieces.emplace_back(pos.at(c).creature(), c);
+        if (static_cast<int>(pieces.size()) != army.size()) return std::nullopt;
+        std::ranges::sort(pieces, [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first < y.first : x.second.index() < y.second.index();
+        });
+        for (int i = 0; i < army.size(); ++i) {
+            if (pieces[static_cast<std::size_t>(i)].first != army[i]) return std::nullopt;
+            tuple[static_cast<std::size_t>(at++)] = pieces[static_cast<std::size_t>(i)].second;
+        }
+    }
+    StateKey key;
+    key.orbit = layout.orbits().orbit(tuple);
+    key.side = pos.sideToMove() == Player::One ? 0 : 1;
+    key.actions = pos.actionsLeft();
+    return layout.index(key);
+}
+
+struct PolicySolver::Impl {
+    // One chance outcome of an attack that stays in the set: the states after its
+    // placement. Player 1's placements keep the best (`fixed`: the best that ends the game,
+    // NaN if none); the fixed player's are weighed (`fixed`: the weighted sum of those that
+    // end the game).
+    struct Group {
+        double probability = 0;
+        double fixed = kNone;
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+        bool maximiser = true;
+    };
+    struct Attack {
+        double constant = 0;  // the outcomes that leave the set, probability-weighted
+        std::uint32_t firstGroup = 0;
+        std::uint32_t groups = 0;
+    };
+
+    Material material;
+    const Rules& rules;
+    const PolicyChoices& policy;
+    Objective objective;
+    Layout layout;
+    int layers;  // counter values: 0 .. 2 x DrawTurns - 1
+    // Per state: who decides, the decisions that end the game (player 1: the best, NaN if
+    // none; the fixed player: their weighted sum), the moves' states and the attacks, each
+    // with its weight at the fixed player's states.
+    std::vector<std::uint8_t> maximiser;
+    std::vector<double> fixed;
+    std::vector<std::uint32_t> moveStart{0}, moveTarget;
+    std::vector<double> moveWeight;
+    std::vector<std::uint32_t> attackStart{0}, attackOf;
+    std::vector<double> attackWeight;
+    std::vector<Attack> attacks;
+    std::vector<Group> groups;
+    std::vector<std::uint32_t> children;
+    std::vector<double> childWeight;
+    double contraction = 0;
+
+    Impl(const Material& m, const Rules& r, const PolicyChoices& p, Objective o,
+         const SmallerSets& smaller)
+        : material(m),
+          rules(r),
+          policy(p),
+          objective(o),
+          layout(m.a.size(), m.b.size(), 0),
+          layers(2 * r.drawTurns()) {
+        if (r.drawTurns() <= 0 || r.centreWin() > 0 || r.courtier())
+            throw std::runtime_error(
+                "tables: play against a fixed player is solved only with the quiet draw and "
+                "without CentreWin");
+        build(smaller);
+    }
+
+    std::uint32_t locateHere(const Position& pos) const {
+        const auto i = locateState(material, layout, pos);
+        if (!i)
+            throw std::logic_error("tables: " + pos.dfen() + " left the set " + material.name());
+        return *i;
+    }
+
+    double smallerValue(const Position& pos, const SmallerSets& smaller) const {
+        if (const auto v = smaller(pos)) return *v;
+        throw std::runtime_error("tables: a set that " + material.name() +
+                                 " captures into is missing: " + pos.dfen());
+    }
+
+    // The weighted choices of whoever decides at `pos`: every legal decision at weight 1
+    // for player 1 (who takes the best), the fixed player's at 1 / their number.
+    std::pair<EventList, double> choices(const Position& pos, bool isMaximiser) const {
+        EventList events;
+        if (isMaximiser)
+            pos.generate(events);
+        else
+            policy(pos, events);
+        if (events.empty())
+            throw std::logic_error("tables: no decision at " + pos.dfen() + " in " +
+                                   material.name());
+        return {events, isMaximiser ? 1.0 : 1.0 / events.size()};
+    }
+
+    std::uint32_t buildAttack(const Position& pos, Event attack, const SmallerSets& smaller) {
+        const int pieces = pos.occupied().count();
+        Position pending = pos;
+        pending.apply(attack);
+        EventList outcomes;
+        pending.generate(outcomes);
+        Attack a;
+        a.firstGroup = static_cast<std::uint32_t>(groups.size());
+        double stay = 0;
+        for (const Event o : outcomes) {
+            const double p = pending.probability(o);
+            Position after = pending;
+            after.apply(o);
+            if (after.isOver()) {
+                a.constant += p * terminalValue(after, objective);
+                continue;
+            }
+            if (after.phase() == Phase::Decision && after.occupied().count() < pieces) {
+                a.constant += p * smallerValue(after, smaller);
+                continue;
+            }
+            Group g;
+            g.probability = p;
+            g.first = static_cast<std::uint32_t>(children.size());
+            std::vector<std::pair<std::uint32_t, double>> next;
+            if (after.phase() == Phase::Decision) {  // a blocked push that removes nothing
+                next.emplace_back(locateHere(after), 1.0);
+            } else {
+                g.maximiser = after.decider() == Player::One;
+                g.fixed = g.maximiser ? kNone : 0.0;
+                const auto [placements, w] = choices(after, g.maximiser);
+                for (const Event q : placements) {
+                    Position placed = after;
+                    placed.apply(q);
+                    if (!placed.isOver())
+                        next.emplace_back(locateHere(placed), w);
+                    else if (g.maximiser)
+                        g.fixed = std::isnan(g.fixed)
+                                      ? terminalValue(placed, objective)
+                                      : std::max(g.fixed, terminalValue(placed, objective));
+                    else
+                        g.fixed += w * terminalValue(placed, objective);
+                }
+            }
+            mergeWeighted(next);
+            for (const auto& [child, w] : next) {
+                children.push_back(child);
+                childWeight.push_back(w);
+            }
+            g.count = static_cast<std::uint32_t>(next.size());
+            if (g.count == 0) {
+                a.constant += p * g.fixed;
+            } else {
+                groups.push_back(g);
+                stay += p;
+            }
+        }
+        a.groups = static_cast<std::uint32_t>(groups.size()) - a.firstGroup;
+        contraction = std::max(contraction, stay);
+        attacks.push_back(a);
+        return static_cast<std::uint32_t>(attacks.size() - 1);
+    }
+
+    void build(const SmallerSets& smaller) {
+        const std::uint32_t n = layout.size();
+        maximiser.resize(n);
+        fixed.resize(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            std::string error;
+            const auto pos = Position::fromDfen(stateDfen(material, layout, i), rules, &error);
+            if (!pos || pos->isOver())
+                throw std::logic_error("tables: state " + std::to_string(i) + " of " +
+                                       material.name() + " is not a live position " + error);
+            const bool isMax = pos->sideToMove() == Player::One;
+            maximiser[i] = isMax;
+            fixed[i] = isMax ? kNone : 0.0;
+            const auto [events, w] = choices(*pos, isMax);
+            std::vector<std::pair<std::uint32_t, double>> moves;
+            for (const Event e : events) {
+                if (e.kind() == EventKind::Attack) {
+                    attackOf.push_back(buildAttack(*pos, e, smaller));
+                    attackWeight.push_back(w);
+                    continue;
+                }
+                Position next = *pos;
+                next.apply(e);
+                if (!next.isOver())
+                    moves.emplace_back(locateHere(next), w);
+                else if (isMax)
+                    fixed[i] = std::isnan(fixed[i])
+                                   ? terminalValue(next, objective)
+                                   : std::max(fixed[i], terminalValue(next, objective));
+                else
+                    fixed[i] += w * terminalValue(next, objective);
+            }
+            mergeWeighted(moves);
+            for (const auto& [target, weight] : moves) {
+                moveTarget.push_back(target);
+                moveWeight.push_back(weight);
+            }
+            moveStart.push_back(static_cast<std::uint32_t>(moveTarget.size()));
+            attackStart.push_back(static_cast<std::uint32_t>(attackOf.size()));
+        }
+    }
+
+    double attackValue(const Attack& a, const std::vector<double>& v) const {
+        double q = a.constant;
+        for (std::uint32_t k = a.firstGroup; k < a.firstGroup + a.groups; ++k) {
+            const Group& g = groups[k];
+            double value = g.fixed;
+            if (g.maximiser) {
+                for (std::uint32_t j = g.first; j < g.first + g.count; ++j)
+                    value = std::isnan(value) ? v[children[j]] : std::max(value, v[children[j]]);
+            } else {
+                for (std::uint32_t j = g.first; j < g.first + g.count; ++j)
+                    value += childWeight[j] * v[children[j]];
+            }
+            q += g.probability * value;
+        }
+        return q;
+    }
+
+    // One counter value: `out` from the values one counter on (`next`) and the attacks'.
+    void layer(const std::vector<double>& next, const std::vector<double>& attackValues,
+               std::vector<double>& out) const {
+        const std::uint32_t n = layout.size();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (maximiser[i]) {
+                double best =
+                    std::isnan(fixed[i]) ? -std::numeric_limits<double>::infinity() : fixed[i];
+                for (std::uint32_t j = moveStart[i]; j < moveStart[i + 1]; ++j)
+                    best = std::max(best, next[moveTarget[j]]);
+                for (std::uint32_t j = attackStart[i]; j < attackStart[i + 1]; ++j)
+                    best = std::max(best, attackValues[attackOf[j]]);
+                out[i] = best;
+            } else {
+                double sum = fixed[i];
+                for (std::uint32_t j = moveStart[i]; j < moveStart[i + 1]; ++j)
+                    sum += moveWeight[j] * next[moveTarget[j]];
+                for (std::uint32_t j = attackStart[i]; j < attackStart[i + 1]; ++j)
+                    sum += attackWeight[j] * attackValues[attackOf[j]];
+                out[i] = sum;
+            }
+        }
+    }
+
+    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations) {
+        const std::uint32_t n = layout.size();
+        PolicyReport report;
+        report.contraction = contraction;
+        values.assign(n, 0.0);
+        std::vector<double> next(n), out(n), attackValues(attacks.size());
+        while (report.iterations < maxIterations) {
+            for (std::size_t k = 0; k < attacks.size(); ++k)
+                attackValues[k] = attackValue(attacks[k], values);
+            std::fill(next.begin(), next.end(), 0.0);  // the counter at its limit: a draw
+            for (int q = layers - 1; q >= 0; --q) {
+                layer(next, attackValues, out);
+                next.swap(out);
+            }
+            double residual = 0;
+            for (std::uint32_t i = 0; i < n; ++i)
+                residual = std::max(residual, std::abs(next[i] - values[i]));
+            values.swap(next);
+            ++report.iterations;
+            report.residual = residual;
+            report.error = contraction < 1 ? residual * contraction / (1 - contraction)
+                                           : std::numeric_limits<double>::infinity();
+            if (report.error < tolerance) {
+                report.converged = true;
+                break;
+            }
+        }
+        return report;
+    }
+};
+
+PolicySolver::PolicySolver(const Material& material, const Rules& rules,
+                           const PolicyChoices& policy, Objective objective,
+                           const SmallerSets& smaller)
+    : impl_(std::make_unique<Impl>(material, rules, policy, objective, smaller)) {}
+
+PolicySolver::~PolicySolver() = default;
+
+std::uint32_t PolicySolver::states() const {
+    return impl_->layout.size();
+}
+
+PolicyReport PolicySolver::solve(std::vector<double>& values, double tolerance, int maxIterations) {
+    return impl_->solve(values, tolerance, maxIterations);
+}
+
+PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
+                       const std::vector<Creature>& two, const PolicyChoices& policy,
+                       Objective objective, double tolerance, int threads) {
+    if (one.size() > 8 || two.size() > 8)
+        throw std::runtime_error("tables: an army of more than 8 creatures");
+    for (int pieces = 3; pieces <= kMaxPieces; ++pieces) {
+        std::vector<Material> todo;
+        for (unsigned m1 = 1; m1 < (1u << one.size()); ++m1)
+            for (unsigned m2 = 1; m2 < (1u << two.size()); ++m2) {
+                if (std::popcount(m1) + std::popcount(m2) != pieces) continue;
+                std::vector<Creature> a, b;
+                for (std::size_t i = 0; i < one.size(); ++i)
+                    if (m1 >> i & 1) a.push_back(one[i]);
+                for (std::size_t j = 0; j < two.size(); ++j)
+                    if (m2 >> j & 1) b.push_back(two[j]);
+                Material m{Army::of(a), Army::of(b)};
+                if (std::ranges::find(todo, m) == todo.end()) todo.push_back(m);
+            }
+        const std::size_t first = sets_.size();
+        for (const Material& m : todo)
+            sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, 0});
+        const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
+        std::atomic<std::size_t> nextSet{first};
+        std::exception_ptr failure;
+        std::atomic<bool> failed{false};
+        const auto work = [&] {
+            for (std::size_t k; (k = nextSet++) < sets_.size() && !failed;) {
+                try {
+                    Set& s = sets_[k];
+                    PolicySolver solver(s.material, rules, policy, objective, smaller);
+                    s.report = solver.solve(s.values, tolerance, 10000);
+                    const double top = *std::ranges::max_element(s.values);
+                    s.best = top + s.report.error;
+                } catch (...) {
+                    if (!failed.exchange(true)) failure = std::current_exception();
+                }
+            }
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads; ++t)
+            pool.emplace_back(work);
+        work();
+        for (std::thread& t : pool)
+            t.join();
+        if (failure) std::rethrow_exception(failure);
+    }
+}
+
+const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
+                                        const std::vector<Creature>& two) const {
+    const Material m{Army::of(one), Army::of(two)};
+    for (const Set& s : sets_)
+        if (s.material == m) return &s;
+    return nullptr;
+}
+
+std::optional<double> PolicySets::value(const Position& pos) const {
+    const Material m{armyOf(pos, Player::One), armyOf(pos, Player::Two)};
+    for (const Set& s : sets_) {
+        if (!(s.material == m) || s.values.empty()) continue;
+        const auto i = locateState(s.material, s.layout, pos);
+        if (!i) return std::nullopt;
+        return s.values[*i];
+    }
+    return std::nullopt;
+}
+
+}  // namespace dejarik::tables

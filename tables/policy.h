@@ -1,0 +1,108 @@
+// Exact values of a small material set against a fixed player, with the quiet draw
+// (docs/tables.md, "Against a fixed player").
+//
+// Player 1 (side A of the set) maximises; player 2 (side B) decides as a fixed player does,
+// each of its choices equally likely: a baseline such as the uniformly random mover. Both
+// sides' placements after a push are decided the same way. Unlike the tables of solver.h,
+// the quiet draw is part of the game: a state is a decision state of the set's layout
+// together with its quiet counter q < 2 x DrawTurns. A move or a pass raises the counter by
+// one, and at 2 x DrawTurns the game is a draw; an attack resets it to 0. So the states of
+// one counter value depend only on those of the next and, through attacks, on those of
+// counter 0: given the values at counter 0, one sweep from the last counter down to 0
+// computes them all anew, and repeating that is a contraction with the factor of the
+// attacks' chance to stay in the set (a kill or counter-kill leaves it). The values are
+// certified by that factor and the last step's change.
+//
+// What it is for: the exact score that the best possible play reaches against a baseline
+// in small endings, and so, through race::bound, a proof that a goal against that
+// baseline is out of reach (docs/search.md, "Against `random`").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "index.h"
+#include "material.h"
+#include "position.h"
+#include "rules.h"
+#include "solver.h"
+
+namespace dejarik::tables {
+
+// The decisions the fixed player chooses among at a decision or placement point, each
+// equally likely (a decision listed twice weighs twice).
+using PolicyChoices = std::function<void(const Position&, EventList&)>;
+
+// What a value measures, for player 1.
+enum class Objective : std::uint8_t {
+    Result,  // player 1's chance to win less player 2's: a draw is 0
+    Win,     // player 1's chance to win: a draw counts as nothing
+};
+
+struct PolicyReport {
+    int iterations = 0;      // sweeps over every counter value
+    double residual = 0;     // the largest change of a value at counter 0 in the last sweep
+    double contraction = 0;  // the most probability with which an attack stays in the set
+    double error = 0;        // |V - V*| <= residual * c / (1 - c); infinity when c = 1
+    bool converged = false;  // error below the tolerance within the sweep cap
+};
+
+// The state of a decision position of `material`'s set in `layout` (side A as player 1,
+// whatever the position's quiet counter); nothing for a position of another set or phase.
+[[nodiscard]] std::optional<std::uint32_t> locateState(const Material& material,
+                                                       const Layout& layout, const Position& pos);
+
+class PolicySolver {
+  public:
+    // `rules` must have the quiet draw (DrawTurns > 0) and no CentreWin, and outlive the
+    // solver; `smaller` answers for decision positions one piece fewer at counter 0, in the
+    // objective's terms. Throws std::runtime_error when a smaller set is missing or the rules
+    // do not fit.
+    PolicySolver(const Material& material, const Rules& rules, const PolicyChoices& policy,
+                 Objective objective, const SmallerSets& smaller);
+    ~PolicySolver();
+    PolicySolver(const PolicySolver&) = delete;
+    PolicySolver& operator=(const PolicySolver&) = delete;
+
+    [[nodiscard]] std::uint32_t states() const;
+    // Sweeps from values 0 until the error is below `tolerance` or `maxIterations` sweeps;
+    // `values` gets each state's value at counter 0.
+    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations);
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The values at counter 0 of every set of sub-armies of `one` (player 1, maximising)
+// against `two` (the fixed player) with 3 or 4 creatures, both sides present, solved in
+// order of size on `threads` threads.
+class PolicySets {
+  public:
+    struct Set {
+        Material material;
+        Layout layout;
+        std::vector<double> values;
+        PolicyReport report;
+        double best = 0;  // the largest value of any state, plus the error
+    };
+
+    PolicySets(const Rules& rules, const std::vector<Creature>& one,
+               const std::vector<Creature>& two, const PolicyChoices& policy, Objective objective,
+               double tolerance, int threads);
+
+    [[nodiscard]] const std::vector<Set>& sets() const { return sets_; }
+    // The set of these armies (each in any order), or nothing.
+    [[nodiscard]] const Set* find(const std::vector<Creature>& one,
+                                  const std::vector<Creature>& two) const;
+    // The value at counter 0 of a decision position of one of the sets, or nothing.
+    [[nodiscard]] std::optional<double> value(const Position& pos) const;
+
+  private:
+    std::vector<Set> sets_;
+};
+
+}  // namespace dejarik::tables

@@ -1,0 +1,347 @@
+// Exact values against a fixed player (tables/policy.h): against a reference that solves
+// the real game over raw positions (no symmetries, no layout, the quiet counter and the
+// draw as Position keeps them) by plain value iteration; through the board's symmetries;
+// and, for the race bound, never above what race::bound allows any player.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "policy.h"
+#include "race.h"
+#include "symmetry.h"
+#include "test_tables_support.h"
+
+namespace dejarik::testing {
+
+namespace {
+
+using tables::Objective;
+
+// A fixed player that is not uniform over the legal decisions: every attack listed twice,
+// so it attacks twice as often as the random mover would (weights and repeats matter).
+void attackTwice(const Position& pos, EventList& out) {
+    pos.generate(out);
+    const int n = out.size();
+    for (int i = 0; i < n; ++i)
+        if (out[i].kind() == EventKind::Attack) out.push(out[i]);
+}
+
+double terminal(const Position& pos, Objective objective) {
+    const double win = pos.winProbability(Player::One);
+    return objective == Objective::Win ? win : win - pos.winProbability(Player::Two);
+}
+
+// The game of one set against a fixed player over raw decision positions, keyed by their
+// DFEN without the turn number: built by walking every position play reaches from the
+// given ones, then solved by Gauss-Seidel sweeps until nothing moves. Positions with fewer
+// pieces than the set's must be finished games (sets of three).
+class RawGame {
+  public:
+    RawGame(const tables::PolicyChoices& policy, Objective objective)
+        : policy_(policy), objective_(objective) {}
+
+    int node(const Position& pos) {
+        const std::string key = keyOf(pos);
+        if (const auto it = index_.find(key); it != index_.end()) return it->second;
+        const int id = static_cast<int>(nodes_.size());
+        index_.emplace(key, id);
+        nodes_.emplace_back();
+        pending_.push_back(pos);
+        return id;
+    }
+
+    void build() {
+        while (!pending_.empty()) {
+            const Position pos = pending_.back();
+            pending_.pop_back();
+            const int id = index_.at(keyOf(pos));
+            Node n;
+            n.maximiser = pos.decider() == Player::One;
+            EventList events;
+            choices(pos, n.maximiser, events);
+            for (const Event e : events) {
+                Position child = pos;
+                child.apply(e);
+                Option o;
+                if (e.kind() != EventKind::Attack) {
+                    o.outcomes.push_back({1.0, {true, {leaf(child)}}});
+                } else {
+                    EventList outcomes;
+                    child.generate(outcomes);
+                    for (const Event r : outcomes) {
+                        Position after = child;
+                        after.apply(r);
+                        Choice c;
+                        if (!after.isOver() && after.phase() == Phase::Placement) {
+                            c.maximiser = after.decider() == Player::One;
+                            EventList placements;
+                            choices(after, c.maximiser, placements);
+                            for (const Event q : placements) {
+                                Position placed = after;
+                                placed.apply(q);
+                                c.leaves.push_back(leaf(placed));
+                            }
+                        } else {
+                            c.leaves.push_back(leaf(after));
+                        }
+                        o.outcomes.push_back({child.probability(r), c});
+                    }
+                }
+                n.options.push_back(o);
+            }
+            nodes_[static_cast<std::size_t>(id)] = std::move(n);
+        }
+    }
+
+    void solve() {
+        values_.assign(nodes_.size(), 0.0);
+        for (int sweep = 0; sweep < 100000; ++sweep) {
+            double change = 0;
+            for (std::size_t i = 0; i < nodes_.size(); ++i) {
+                const double v = nodeValue(nodes_[i]);
+                change = std::max(change, std::abs(v - values_[i]));
+                values_[i] = v;
+            }
+            if (change < 1e-14) return;
+        }
+        FAIL("the reference did not settle");
+    }
+
+    [[nodiscard]] double value(const Position& pos) const {
+        return values_[static_cast<std::size_t>(index_.at(keyOf(pos)))];
+    }
+    [[nodiscard]] std::size_t size() const { return nodes_.size(); }
+
+  private:
+    struct Leaf {
+        int node = -1;
+        double value = 0;
+    };
+    struct Choice {
+        bool maximiser = true;
+        std::vector<Leaf> leaves;
+    };
+    struct Option {
+        std::vector<std::pair<double, Choice>> outcomes;
+    };
+    struct Node {
+        bool maximiser = true;
+        std::vector<Option> options;
+    };
+
+    static std::string keyOf(const Position& pos) {
+        const std::string dfen = pos.dfen();
+        // cells side actions quiet turn [holds]: drop the turn, which no rule reads.
+        std::vector<std::string> fields;
+        std::size_t start = 0;
+        for (std::size_t end; (end = dfen.find(' ', start)) != std::string::npos; start = end + 1)
+            fields.push_back(dfen.substr(start, end - start));
+        fields.push_back(dfen.substr(start));
+        return fields[0] + ' ' + fields[1] + ' ' + fields[2] + ' ' + fields[3];
+    }
+
+    void choices(const Position& pos, bool maximiser, EventList& out) const {
+        if (maximiser)
+            pos.generate(out);
+        else
+            policy_(pos, out);
+        if (out.size() == 0) throw std::logic_error("no decision at " + pos.dfen());
+    }
+
+    Leaf leaf(const Position& pos) {
+        if (pos.isOver()) return {-1, terminal(pos, objective_)};
+        if (pos.phase() != Phase::Decision) throw std::logic_error("a leaf mid-attack");
+        return {node(pos), 0};
+    }
+
+    [[nodiscard]] double leafValue(const Leaf& l) const {
+        return l.node >= 0 ? values_[static_cast<std::size_t>(l.node)] : l.value;
+    }
+
+    [[nodiscard]] double choiceValue(const Choice& c) const {
+        double v = c.maximiser ? -1e9 : 0;
+        for (const Leaf& l : c.leaves)
+            v = c.maximiser ? std::max(v, leafValue(l))
+                            : v + leafValue(l) / static_cast<double>(c.leaves.size());
+        return v;
+    }
+
+    [[nodiscard]] double nodeValue(const Node& n) const {
+        double v = n.maximiser ? -1e9 : 0;
+        for (const Option& o : n.options) {
+            double x = 0;
+            for (const auto& [p, c] : o.outcomes)
+                x += p * choiceValue(c);
+            v = n.maximiser ? std::max(v, x) : v + x / static_cast<double>(n.options.size());
+        }
+        return v;
+    }
+
+    const tables::PolicyChoices& policy_;
+    Objective objective_;
+    std::unordered_map<std::string, int> index_;
+    std::vector<Node> nodes_;
+    std::vector<Position> pending_;
+    std::vector<double> values_;
+};
+
+const tables::SmallerSets noSmallerSet = [](const Position&) -> std::optional<double> {
+    FAIL("a set of three asked for a smaller set");
+    return std::nullopt;
+};
+
+}  // namespace
+
+TEST_SUITE("tables") {
+    TEST_CASE("values against a fixed player agree with the raw game solved by value iteration") {
+        struct Case {
+            Ruleset ruleset;
+            std::string set;
+            bool uniform;
+        };
+        // The random mover in holochess (pushes kill nothing with three pieces, so attacks
+        // come back into the set a third of the time) and a player that favours attacks in
+        // kelly, each for both objectives.
+        const std::vector<Case> cases = {{Ruleset::Holochess, "SG v m", true},
+                                         {Ruleset::Kelly, "KL v s", false}};
+        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
+            pos.generate(out);
+        };
+        const tables::PolicyChoices twice = attackTwice;
+        for (const Case& c : cases)
+            for (const Objective objective : {Objective::Result, Objective::Win}) {
+                const Rules rules = rulesOf(c.ruleset, {"DrawTurns=1"});
+                const tables::Material m = material(c.set);
+                const tables::PolicyChoices& policy = c.uniform ? random : twice;
+                tables::PolicySolver solver(m, rules, policy, objective, noSmallerSet);
+                std::vector<double> values;
+                const auto report = solver.solve(values, 1e-11, 10000);
+                const std::string label =
+                    c.set + (objective == Objective::Win ? " win" : " result");
+                INFO(label);
+                REQUIRE(report.converged);
+                CHECK(report.contraction > 0);
+                CHECK(report.contraction < 1);
+
+                const tables::Layout layout(m.a.size(), m.b.size(), 0);
+                RawGame raw(policy, objective);
+                std::vector<Position> states;
+                for (std::uint32_t i = 0; i < layout.size(); ++i) {
+                    const auto pos = Position::fromDfen(tables::stateDfen(m, layout, i), rules);
+                    REQUIRE(pos);
+                    states.push_back(*pos);
+                    raw.node(*pos);
+                }
+                raw.build();
+                raw.solve();
+                CHECK(raw.size() > 4 * layout.size());  // every quiet counter, not just 0
+
+                double worst = 0, spread = 0;
+                std::mt19937_64 rng(7);
+                for (std::uint32_t i = 0; i < layout.size(); ++i) {
+                    worst = std::max(worst, std::abs(raw.value(states[i]) - values[i]));
+                    spread = std::max(spread, std::abs(values[i] - values[0]));
+                    // The same state seen through any symmetry is found again.
+                    const Position seen = transform(
+                        states[i], {Symmetry::fromIndex(static_cast<int>(rng() % 24)), false});
+                    CHECK(tables::locateState(m, layout, seen) == i);
+                }
+                CHECK(worst < 1e-8);
+                CHECK(spread > 0.1);  // not a comparison of constants
+            }
+    }
+
+    TEST_CASE("locateState answers only for decision positions of its own set") {
+        const Rules rules = rulesOf(Ruleset::Holochess);
+        const tables::Material m = material("SG v m");
+        const tables::Layout layout(2, 1, 0);
+        const auto pos = Position::fromDfen(tables::stateDfen(m, layout, 17), rules);
+        REQUIRE(pos);
+        CHECK(tables::locateState(m, layout, *pos) == 17u);
+        CHECK_FALSE(tables::locateState(material("SN v m"), layout, *pos));
+        CHECK_FALSE(tables::locateState(material("m v SG"), tables::Layout(1, 2, 0), *pos));
+        const auto four = Position::fromDfen("./SG........mh/............ 1 2 0 1", rules);
+        REQUIRE(four);
+        CHECK_FALSE(tables::locateState(m, layout, *four));
+    }
+
+    TEST_CASE("the solver refuses rules without the quiet draw or with CentreWin") {
+        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
+            pos.generate(out);
+        };
+        for (const auto& rules :
+             {rulesOf(Ruleset::Holochess, {"DrawTurns=0"}), rulesOf(Ruleset::DalsianClassic)})
+            CHECK_THROWS_AS(tables::PolicySolver(material("SG v m"), rules, random,
+                                                 Objective::Result, noSmallerSet),
+                            std::runtime_error);
+    }
+
+    TEST_CASE("exact small endings never exceed the race bound and tighten it") {
+        // Holochess against the random mover, S, G and N against m: the sets of three and
+        // four these armies reach, each objective. A set's best value is what some play
+        // reaches against that player, and the race bound holds for every player: above it
+        // would be a fault of one or the other.
+        const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=4"});
+        const std::vector<Creature> own = {Creature(0), Creature(2), Creature(5)};
+        const std::vector<Creature> other = {Creature(1)};
+        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
+            pos.generate(out);
+        };
+        const tables::PolicySets result(rules, own, other, random, Objective::Result, 1e-9, 2);
+        const tables::PolicySets win(rules, own, other, random, Objective::Win, 1e-9, 2);
+        REQUIRE(result.sets().size() == 4);  // SG, SN, GN against m; SGN against m
+        std::vector<race::Bound> plainBounds;
+        for (const auto& s : result.sets()) {
+            std::vector<Creature> a, b;
+            for (int i = 0; i < s.material.a.size(); ++i)
+                a.push_back(s.material.a[i]);
+            for (int i = 0; i < s.material.b.size(); ++i)
+                b.push_back(s.material.b[i]);
+            const auto* w = win.find(a, b);
+            REQUIRE(w);
+            const auto plain = race::bound(rules, a, b);
+            REQUIRE(plain);
+            INFO(s.material.name());
+            CHECK(s.report.converged);
+            CHECK((s.best + 1) / 2 <= plain->score + 1e-9);
+            CHECK(w->best <= plain->win + 1e-9);
+        }
+        const auto* r = result.find(own, other);
+        const auto* w = win.find(own, other);
+        REQUIRE(r);
+        REQUIRE(w);
+        const auto plain = race::bound(rules, own, other);
+        REQUIRE(plain);
+        CHECK((r->best + 1) / 2 < plain->score - 0.01);
+
+        // Through the hook the bound takes the exact value where it answers.
+        const race::KnownArmies known =
+            [&](std::span<const Creature> a,
+                std::span<const Creature> b) -> std::optional<race::Bound> {
+            const auto* x = result.find({a.begin(), a.end()}, {b.begin(), b.end()});
+            const auto* y = win.find({a.begin(), a.end()}, {b.begin(), b.end()});
+            if (!x || !y) return std::nullopt;
+            return race::Bound{(x->best + 1) / 2, y->best};
+        };
+        const auto exact =
+            race::bound(rules, own, other, {}, race::Boxing::WhereArmiesAllow, nullptr, known);
+        REQUIRE(exact);
+        CHECK(exact->score == doctest::Approx((r->best + 1) / 2));
+        CHECK(exact->win == doctest::Approx(w->best));
+        // A value of a set is found again by position; a position of no set finds nothing.
+        const auto pos = Position::fromDfen(tables::stateDfen(r->material, r->layout, 5), rules);
+        REQUIRE(pos);
+        REQUIRE(result.value(*pos));
+        CHECK(*result.value(*pos) == r->values[5]);
+        const auto none = Position::fromDfen("./SGNL.......m/............ 1 2 0 1", rules);
+        REQUIRE(none);
+        CHECK_FALSE(result.value(*none));
+    }
+}
+
+}  // namespace dejarik::testing
