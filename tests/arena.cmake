@@ -6,7 +6,8 @@ target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_
 
 add_executable(arena-tests
   test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
-  test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp test_arena_files.cpp)
+  test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp test_arena_endings.cpp
+  test_arena_files.cpp)
 target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
   ARENA_TEST_ENGINE="$<TARGET_FILE:dejarik-test-engine>")
@@ -67,6 +68,18 @@ set_tests_properties(arena-cli-ends PROPERTIES
 add_test(NAME arena-cli-ends-usage COMMAND ${ARENA_CLI} ends some.dgn --against greedy)
 set_tests_properties(arena-cli-ends-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: ends: --player NAME is required")
+# `endings` on the records of a small holochess match of the built-in players (a quiet draw
+# of 20 actions keeps the exact solutions quick).
+add_test(NAME arena-cli-endings
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/endings' && cd '${ARENA_CLI_DIR}/endings' && \
+rm -f g.dgn && '${ARENA_CLI}' --ruleset holochess --option DrawTurns=10 --engine builtin=greedy \
+--engine builtin=random --pairs 4 --quiet --records g.dgn >/dev/null && \
+'${ARENA_CLI}' endings g.dgn --player greedy --against random --threads 2")
+set_tests_properties(arena-cli-endings PROPERTIES
+  PASS_REGULAR_EXPRESSION "greedy's games against random that reach .*\nall +[1-8] +0\\.[0-9]+ .*of 8 games reached no such ending")
+add_test(NAME arena-cli-endings-usage COMMAND ${ARENA_CLI} endings some.dgn --player greedy)
+set_tests_properties(arena-cli-endings-usage PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: endings: --against P is required")
 add_test(NAME arena-cli-usage COMMAND ${ARENA_CLI} --engine builtin=greedy)
 set_tests_properties(arena-cli-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: give two or more --engine")

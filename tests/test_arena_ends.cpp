@@ -3,25 +3,13 @@
 
 #include "ends.h"
 #include "race.h"
+#include "test_arena_support.h"
 
 using namespace dejarik;
 using namespace dejarik::arena;
+using dejarik::arena::testing::lostMolator;
 
 namespace {
-
-// Player 1 (x): a Molator on b1 next to player 2's lone Ng'ok on c1, a K'lor'slug and a
-// Savrip elsewhere; the Molator attacks and is counter-killed: 3 v 1 becomes 2 v 1.
-GameRecord lostMolator(GameOutcome outcome) {
-    GameRecord r;
-    r.rules = Rules::preset(Ruleset::Kelly).describe();
-    r.deal = "./L.........../n...K.S..... 1 2 0 1";
-    r.players = {"x", "y"};
-    r.outcome = outcome;
-    r.termination =
-        outcome == GameOutcome::Draw ? Termination::QuietDraw : Termination::Elimination;
-    r.events = {{"b1xc1", "", 1, true}, {"counterkill", "", 1, false}};
-    return r;
-}
 
 EndsOptions optionsFor(const char* player, std::optional<search::Baseline> against = {}) {
     EndsOptions o;

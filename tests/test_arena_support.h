@@ -14,6 +14,21 @@
 
 namespace dejarik::arena::testing {
 
+// A kelly game of four creatures: player 1 (x) has a Molator on b1 next to player 2's (y)
+// lone Ng'ok on c1, a K'lor'slug and a Savrip elsewhere; the Molator attacks and is
+// counter-killed: 3 v 1 becomes 2 v 1. The outcome is the record's, as given.
+inline GameRecord lostMolator(GameOutcome outcome) {
+    GameRecord r;
+    r.rules = Rules::preset(Ruleset::Kelly).describe();
+    r.deal = "./L.........../n...K.S..... 1 2 0 1";
+    r.players = {"x", "y"};
+    r.outcome = outcome;
+    r.termination =
+        outcome == GameOutcome::Draw ? Termination::QuietDraw : Termination::Elimination;
+    r.events = {{"b1xc1", "", 1, true}, {"counterkill", "", 1, false}};
+    return r;
+}
+
 // A logger that drops everything: tests read results, not logs.
 inline std::shared_ptr<spdlog::logger> quietLog() {
     return std::make_shared<spdlog::logger>("test",

@@ -6,6 +6,7 @@
 //   dejarik-arena replay RECORDS [--engine PATH]
 //   dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]
 //   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]
+//   dejarik-arena endings RECORDS... --player NAME --against P [--threads N]
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/null_sink.h>
@@ -29,6 +30,7 @@
 #include "analysis.h"
 #include "command_line.h"
 #include "deals.h"
+#include "endings.h"
 #include "ends.h"
 #include "log_file.h"
 #include "number.h"
@@ -667,6 +669,45 @@ int endsCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------
+// endings
+
+int endingsCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena endings RECORDS... --player NAME --against P [--threads N]\n"
+        "Replays the games of engine NAME against the baseline player P to the first position\n"
+        "with four creatures or fewer, values it exactly against P (the best play's score from\n"
+        "it, with the quiet draw), and sets that against the points NAME scored from there, by\n"
+        "the count of creatures (docs/arena.md, \"Endings\").\nOptions");
+    std::vector<std::string> inputs;
+    arena::EndingsOptions options;
+    std::string against;
+    desc.add_options()("help,h", "show this help")("player", po::value(&options.player),
+                                                   "the engine whose games are read")(
+        "against", po::value(&against),
+        "the other side's baseline player (random, greedy or cautious)")(
+        "threads", po::value(&options.threads), "endings solved at once (1-256, default 1)")(
+        "input", po::value(&inputs), "record files");
+    po::variables_map vm;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
+    if (options.player.empty()) return usageError("endings: --player NAME is required");
+    if (!vm.count("against")) return usageError("endings: --against P is required");
+    const auto baseline = search::parseBaseline(against);
+    if (!baseline)
+        return usageError("--against: '" + against +
+                          "' is not a baseline player (random, greedy, cautious)");
+    options.against = *baseline;
+    if (options.threads < 1 || options.threads > 256)
+        return usageError("--threads must be from 1 to 256");
+    std::string error;
+    const auto records = readRecords(inputs, error);
+    if (!records) return usageError(error);
+    const auto endings = arena::analyseEndings(*records, options, error);
+    if (!endings) return usageError(error);
+    std::cout << arena::formatEndings(*endings, options);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -683,10 +724,11 @@ int main(int argc, char** argv) {
         if (command == "replay") return replayCommand(args);
         if (command == "calibrate") return calibrateCommand(args);
         if (command == "ends") return endsCommand(args);
+        if (command == "endings") return endingsCommand(args);
     } catch (const std::exception& e) {
         std::cerr << "dejarik-arena: error: " << e.what() << "\n";
         return kExitError;
     }
     return usageError("unknown command '" + command +
-                      "' (run, merge, demo, replay, calibrate, ends; --help for each)");
+                      "' (run, merge, demo, replay, calibrate, ends, endings; --help for each)");
 }
