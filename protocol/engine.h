@@ -23,6 +23,7 @@
 
 #include "command.h"
 #include "endgame.h"
+#include "endings.h"
 #include "options.h"
 #include "output.h"
 #include "position.h"
@@ -71,6 +72,8 @@ class Engine {
     void onBench(const Bench& cmd);
 
     void goWithoutSearch(PlayerKind player);
+    // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_.
+    void goEnding(search::Baseline against);
     // Opens the endgame tables again when the settings or the rules changed since (an error
     // line when the folder cannot be read) and hands them to the searcher. Not while a job
     // runs.
@@ -130,6 +133,9 @@ class Engine {
     // Last: destroyed first, so that their destructors stop and join the job threads while
     // everything the jobs touch still exists.
     search::Searcher searcher_;
+    // The small endings solved against EndingsAgainst's baseline: used on worker_ only, so
+    // declared before it (worker_ joins first).
+    search::EndingPlayer endings_;
     std::jthread worker_;
 };
 

@@ -16,11 +16,14 @@ constexpr EngineSettings kDefaults{};
 constexpr std::array<std::string_view, 4> kOpponentNames = {"minimax", "random", "greedy",
                                                             "cautious"};
 
+// "none", or a baseline of search::kBaselineNames (parsed by name).
+constexpr std::array<std::string_view, 4> kEndingsNames = {"none", "random", "greedy", "cautious"};
+
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
 
 constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 
-constexpr std::array<Option, 15> kEngineOptions = {{
+constexpr std::array<Option, 16> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -39,6 +42,15 @@ constexpr std::array<Option, 15> kEngineOptions = {{
          s.play.opponent = search::parseBaseline(v.text);  // nothing for minimax
      },
      "opponent", "the search's model of the opponent: minimax, or a baseline player's choices"},
+    {OptionSpec::combo("EndingsAgainst", kEndingsNames[0], kEndingsNames),
+     Effect::None,
+     nullptr,
+     [](Settings& s, const OptionValue& v) {
+         s.endingsAgainst = search::parseBaseline(v.text);  // nothing for none
+     },
+     {},
+     "with four creatures or fewer, play the decision that is best against this baseline "
+     "player, solved exactly with the quiet draw (none: search as always)"},
     {OptionSpec::spin("AttackShare", static_cast<std::int64_t>(100 * kDefaults.play.attackShare), 0,
                       100),
      Effect::None, nullptr,

@@ -29,6 +29,9 @@ struct EngineSettings {
     search::Play play;       // Contempt, Opponent
     std::uint64_t seed = 0;  // the baseline players' random numbers
     PlayerKind player = PlayerKind::Search;
+    // EndingsAgainst: the baseline whose small endings are played exactly (docs/search.md,
+    // "Endings against a baseline"); nothing: the search decides there as everywhere.
+    std::optional<search::Baseline> endingsAgainst;
     // SetupPlayer random: set-ups (RULES §15) chosen at random, the game searched; the
     // baseline a searched arrangement is measured against.
     bool randomSetup = false;

@@ -11,6 +11,8 @@
 #include <thread>
 #include <utility>
 
+#include "outcomes.h"
+
 namespace dejarik::tables {
 
 namespace {
@@ -74,22 +76,11 @@ std::optional<std::uint32_t> locateState(const Material& material, const Layout&
 }
 
 struct PolicySolver::Impl {
-    // One chance outcome of an attack that stays in the set: the states after its
-    // placement. Player 1's placements keep the best (`fixed`: the best that ends the game,
+    // Player 1's placements keep the best of a group (`fixed`: the best that ends the game,
     // NaN if none); the fixed player's are weighed (`fixed`: the weighted sum of those that
     // end the game).
-    struct Group {
-        double probability = 0;
-        double fixed = kNone;
-        std::uint32_t first = 0;
-        std::uint32_t count = 0;
-        bool maximiser = true;
-    };
-    struct Attack {
-        double constant = 0;  // the outcomes that leave the set, probability-weighted
-        std::uint32_t firstGroup = 0;
-        std::uint32_t groups = 0;
-    };
+    using Group = OutcomeGroup;
+    using Attack = AttackOutcomes;
 
     Material material;
     const Rules& rules;
@@ -111,15 +102,17 @@ struct PolicySolver::Impl {
     std::vector<std::uint32_t> children;
     std::vector<double> childWeight;
     double contraction = 0;
+    const std::atomic<bool>* cancel;
 
     Impl(const Material& m, const Rules& r, const PolicyChoices& p, Objective o,
-         const SmallerSets& smaller)
+         const SmallerSets& smaller, const std::atomic<bool>* c)
         : material(m),
           rules(r),
           policy(p),
           objective(o),
           layout(m.a.size(), m.b.size(), 0),
-          layers(2 * r.drawTurns()) {
+          layers(2 * r.drawTurns()),
+          cancel(c) {
         if (r.drawTurns() <= 0 || r.centreWin() > 0 || r.courtier())
             throw std::runtime_error(
                 "tables: play against a fixed player is solved only with the quiet draw and "
@@ -222,6 +215,7 @@ struct PolicySolver::Impl {
         maximiser.resize(n);
         fixed.resize(n);
         for (std::uint32_t i = 0; i < n; ++i) {
+            if (i % 1024 == 0) checkCancel();
             std::string error;
             const auto pos = Position::fromDfen(stateDfen(material, layout, i), rules, &error);
             if (!pos || pos->isOver())
@@ -300,20 +294,39 @@ struct PolicySolver::Impl {
         }
     }
 
-    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations) {
+    // One sweep from the last counter down to 0 with the attacks valued from `values`
+    // (counter 0); `next` ends with the new values at counter 0. With `counters`, each
+    // counter's values are kept there.
+    void sweep(const std::vector<double>& values, std::vector<double>& attackValues,
+               std::vector<double>& next, std::vector<double>& out,
+               std::vector<float>* counters) const {
+        const std::uint32_t n = layout.size();
+        for (std::size_t k = 0; k < attacks.size(); ++k)
+            attackValues[k] = attackValue(attacks[k], values);
+        std::fill(next.begin(), next.end(), 0.0);  // the counter at its limit: a draw
+        for (int q = layers - 1; q >= 0; --q) {
+            layer(next, attackValues, out);
+            next.swap(out);
+            if (counters)
+                std::copy(next.begin(), next.end(),
+                          counters->begin() + static_cast<std::ptrdiff_t>(q) * n);
+        }
+    }
+
+    void checkCancel() const {
+        if (cancel && cancel->load()) throw Cancelled();
+    }
+
+    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations,
+                       std::vector<float>* counters) {
         const std::uint32_t n = layout.size();
         PolicyReport report;
         report.contraction = contraction;
         values.assign(n, 0.0);
         std::vector<double> next(n), out(n), attackValues(attacks.size());
         while (report.iterations < maxIterations) {
-            for (std::size_t k = 0; k < attacks.size(); ++k)
-                attackValues[k] = attackValue(attacks[k], values);
-            std::fill(next.begin(), next.end(), 0.0);  // the counter at its limit: a draw
-            for (int q = layers - 1; q >= 0; --q) {
-                layer(next, attackValues, out);
-                next.swap(out);
-            }
+            checkCancel();
+            sweep(values, attackValues, next, out, nullptr);
             double residual = 0;
             for (std::uint32_t i = 0; i < n; ++i)
                 residual = std::max(residual, std::abs(next[i] - values[i]));
@@ -326,6 +339,15 @@ struct PolicySolver::Impl {
                 report.converged = true;
                 break;
             }
+            // Where an attack can stay in the set for ever (contraction 1) nothing certifies
+            // the values: the sweeps stop once they settle, and the report says unconverged.
+            if (contraction >= 1 && residual < tolerance) break;
+        }
+        if (counters) {
+            // The values at counter 0 are the fixed point's to within the error; one more
+            // sweep from them gives every counter's, each within the error too.
+            counters->assign(static_cast<std::size_t>(layers) * n, 0.0f);
+            sweep(values, attackValues, next, out, counters);
         }
         return report;
     }
@@ -333,8 +355,8 @@ struct PolicySolver::Impl {
 
 PolicySolver::PolicySolver(const Material& material, const Rules& rules,
                            const PolicyChoices& policy, Objective objective,
-                           const SmallerSets& smaller)
-    : impl_(std::make_unique<Impl>(material, rules, policy, objective, smaller)) {}
+                           const SmallerSets& smaller, const std::atomic<bool>* cancel)
+    : impl_(std::make_unique<Impl>(material, rules, policy, objective, smaller, cancel)) {}
 
 PolicySolver::~PolicySolver() = default;
 
@@ -342,13 +364,15 @@ std::uint32_t PolicySolver::states() const {
     return impl_->layout.size();
 }
 
-PolicyReport PolicySolver::solve(std::vector<double>& values, double tolerance, int maxIterations) {
-    return impl_->solve(values, tolerance, maxIterations);
+PolicyReport PolicySolver::solve(std::vector<double>& values, double tolerance, int maxIterations,
+                                 std::vector<float>* counters) {
+    return impl_->solve(values, tolerance, maxIterations, counters);
 }
 
 PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
                        const std::vector<Creature>& two, const PolicyChoices& policy,
-                       Objective objective, double tolerance, int threads) {
+                       Objective objective, double tolerance, int threads, bool keepCounters,
+                       const std::atomic<bool>* cancel) {
     if (one.size() > 8 || two.size() > 8)
         throw std::runtime_error("tables: an army of more than 8 creatures");
     for (int pieces = 3; pieces <= kMaxPieces; ++pieces) {
@@ -366,7 +390,7 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
             }
         const std::size_t first = sets_.size();
         for (const Material& m : todo)
-            sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, 0});
+            sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, {}, 0});
         const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
         std::atomic<std::size_t> nextSet{first};
         std::exception_ptr failure;
@@ -375,8 +399,9 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
             for (std::size_t k; (k = nextSet++) < sets_.size() && !failed;) {
                 try {
                     Set& s = sets_[k];
-                    PolicySolver solver(s.material, rules, policy, objective, smaller);
-                    s.report = solver.solve(s.values, tolerance, 10000);
+                    PolicySolver solver(s.material, rules, policy, objective, smaller, cancel);
+                    s.report = solver.solve(s.values, tolerance, 10000,
+                                            keepCounters ? &s.counters : nullptr);
                     const double top = *std::ranges::max_element(s.values);
                     s.best = top + s.report.error;
                 } catch (...) {
@@ -408,7 +433,11 @@ std::optional<double> PolicySets::value(const Position& pos) const {
         if (!(s.material == m) || s.values.empty()) continue;
         const auto i = locateState(s.material, s.layout, pos);
         if (!i) return std::nullopt;
-        return s.values[*i];
+        const std::uint32_t q = pos.quiet();
+        if (q == 0) return s.values[*i];
+        const std::size_t at = static_cast<std::size_t>(q) * s.layout.size() + *i;
+        if (at >= s.counters.size()) return std::nullopt;
+        return static_cast<double>(s.counters[at]);
     }
     return std::nullopt;
 }

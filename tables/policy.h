@@ -18,10 +18,12 @@
 // baseline is out of reach (docs/search.md, "Against `random`").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "index.h"
@@ -55,22 +57,31 @@ struct PolicyReport {
 [[nodiscard]] std::optional<std::uint32_t> locateState(const Material& material,
                                                        const Layout& layout, const Position& pos);
 
+// What a solve asked to stop throws.
+struct Cancelled : std::runtime_error {
+    Cancelled() : std::runtime_error("tables: the solution was stopped") {}
+};
+
 class PolicySolver {
   public:
     // `rules` must have the quiet draw (DrawTurns > 0) and no CentreWin, and outlive the
     // solver; `smaller` answers for decision positions one piece fewer at counter 0, in the
     // objective's terms. Throws std::runtime_error when a smaller set is missing or the rules
-    // do not fit.
+    // do not fit. With `cancel` (which must outlive the solver), building the game and each
+    // sweep go on only while it is false; then they throw Cancelled.
     PolicySolver(const Material& material, const Rules& rules, const PolicyChoices& policy,
-                 Objective objective, const SmallerSets& smaller);
+                 Objective objective, const SmallerSets& smaller,
+                 const std::atomic<bool>* cancel = nullptr);
     ~PolicySolver();
     PolicySolver(const PolicySolver&) = delete;
     PolicySolver& operator=(const PolicySolver&) = delete;
 
     [[nodiscard]] std::uint32_t states() const;
     // Sweeps from values 0 until the error is below `tolerance` or `maxIterations` sweeps;
-    // `values` gets each state's value at counter 0.
-    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations);
+    // `values` gets each state's value at counter 0. With `counters`, one more sweep keeps
+    // every counter's values there, counter q of state i at q * states() + i.
+    PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations,
+                       std::vector<float>* counters = nullptr);
 
   private:
     struct Impl;
@@ -86,19 +97,24 @@ class PolicySets {
         Material material;
         Layout layout;
         std::vector<double> values;
+        std::vector<float> counters;  // every counter's values, when kept (PolicySolver::solve)
         PolicyReport report;
         double best = 0;  // the largest value of any state, plus the error
     };
 
+    // With `keepCounters`, every set keeps its values at every quiet counter, so that value()
+    // answers at any counter; `cancel` as PolicySolver's.
     PolicySets(const Rules& rules, const std::vector<Creature>& one,
                const std::vector<Creature>& two, const PolicyChoices& policy, Objective objective,
-               double tolerance, int threads);
+               double tolerance, int threads, bool keepCounters = false,
+               const std::atomic<bool>* cancel = nullptr);
 
     [[nodiscard]] const std::vector<Set>& sets() const { return sets_; }
     // The set of these armies (each in any order), or nothing.
     [[nodiscard]] const Set* find(const std::vector<Creature>& one,
                                   const std::vector<Creature>& two) const;
-    // The value at counter 0 of a decision position of one of the sets, or nothing.
+    // The value of a decision position of one of the sets at its quiet counter (kept
+    // counters), or at counter 0 (the position's own counter must be 0); or nothing.
     [[nodiscard]] std::optional<double> value(const Position& pos) const;
 
   private:

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "outcomes.h"
 #include "retrograde.h"
 
 namespace dejarik::tables {
@@ -27,22 +28,12 @@ double better(bool maximiser, double a, double b) {
 }  // namespace
 
 struct SetSolver::Impl {
-    // One chance outcome of an attack that stays in the set: its states after the
-    // placement (or the single state after a blocked push that removes nothing), chosen by
-    // the placer; `fixed` is the best placement that ends the game (CentreWin), NaN if none.
-    struct Group {
-        double probability = 0;
-        double fixed = kNoExit;
-        std::uint32_t first = 0;
-        std::uint32_t count = 0;
-        bool maximiser = true;
-    };
+    // The placer takes the best of a group's states; `fixed` is the best placement that
+    // ends the game (CentreWin), NaN if none.
+    using Group = OutcomeGroup;
 
-    struct Attack {
+    struct Attack : AttackOutcomes {
         std::uint32_t node = 0;
-        double constant = 0;  // the outcomes that leave the set, probability-weighted
-        std::uint32_t firstGroup = 0;
-        std::uint32_t groups = 0;
     };
 
     Material material;

@@ -1,5 +1,5 @@
 add_executable(search-tests test_search.cpp test_timeman.cpp test_search_tables.cpp
-  test_baselines.cpp)
+  test_baselines.cpp test_search_endings.cpp)
 target_link_libraries(search-tests PRIVATE search doctest-main)
 # The searcher with its transposition table against plain expectiminimax at depth 4: 17 of
 # the suite's 40 s under ASan, a check of values; the same comparison at depth 2 (and the

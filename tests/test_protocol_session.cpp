@@ -101,6 +101,8 @@ TEST_SUITE("session") {
             "option name Contempt type spin default 0 min 0 max 90",
             "option name Opponent type combo default minimax var minimax var random var greedy "
             "var cautious",
+            "option name EndingsAgainst type combo default none var none var random var greedy "
+            "var cautious",
             "option name AttackShare type spin default 0 min 0 max 100",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
@@ -445,6 +447,34 @@ TEST_SUITE("session") {
         e.command("newgame");
         e.command(std::string("position dfen ") + kMelee);
         CHECK(ev() == minimax);
+    }
+
+    TEST_CASE("EndingsAgainst: small endings answered exactly, stop answered at once") {
+        Engine e;
+        e.command("setoption name Ruleset value holochess");
+        CHECK(e.command("setoption name EndingsAgainst value random").empty());
+        // Savrip and Ghhhk against a Monnok: solved, the decision exact and legal.
+        e.command("position dfen ./S.....m..G../............ 1 2 0 1");
+        const auto lines = e.go("go depth 1");
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[0].find(" exact pv ") != std::string::npos);
+        CHECK(std::stoi(field(lines[0], "ev")) > 0);
+        CHECK(lines[1].starts_with("bestmove "));
+        CHECK(lines[1] != "bestmove none");
+        // Five creatures: searched as always (nodes beyond the root).
+        e.command("position dfen ./SN....m..G../.......t.... 1 2 0 1");
+        const auto searched = e.go("go depth 2");
+        REQUIRE(searched.size() >= 2);
+        CHECK(searched.rbegin()[1].find(" nodes 1 ") == std::string::npos);
+        // A set of four takes long enough to be stopped: greedy's decision at once.
+        e.command("position dfen ./S.....m..G../.......t.... 1 2 0 1");
+        e.send("go infinite");
+        e.send("stop");
+        const auto stopped = e.until("bestmove");
+        REQUIRE(stopped.size() == 3);
+        CHECK(stopped[0] == "info string ending not solved: stopped");
+        CHECK(stopped[2] != "bestmove none");
+        CHECK(e.command("setoption name EndingsAgainst value none").empty());
     }
 
     TEST_CASE("odds of an attack, of every attack, of the pending attack") {

@@ -220,7 +220,8 @@ TEST_SUITE("tables") {
                 const tables::PolicyChoices& policy = c.uniform ? random : twice;
                 tables::PolicySolver solver(m, rules, policy, objective, noSmallerSet);
                 std::vector<double> values;
-                const auto report = solver.solve(values, 1e-11, 10000);
+                std::vector<float> counters;
+                const auto report = solver.solve(values, 1e-11, 10000, &counters);
                 const std::string label =
                     c.set + (objective == Objective::Win ? " win" : " result");
                 INFO(label);
@@ -237,14 +238,29 @@ TEST_SUITE("tables") {
                     states.push_back(*pos);
                     raw.node(*pos);
                 }
+                // The same states one action on the quiet counter (DrawTurns 1: the last
+                // action before the draw).
+                std::vector<Position> late;
+                for (std::uint32_t i = 0; i < layout.size(); ++i) {
+                    std::string dfen = tables::stateDfen(m, layout, i);
+                    dfen.replace(dfen.size() - 3, 3, "1 1");  // "<quiet> <turn>": quiet 0 -> 1
+                    const auto pos = Position::fromDfen(dfen, rules);
+                    REQUIRE(pos);
+                    REQUIRE(pos->quiet() == 1);
+                    late.push_back(*pos);
+                    raw.node(*pos);
+                }
                 raw.build();
                 raw.solve();
                 CHECK(raw.size() > 4 * layout.size());  // every quiet counter, not just 0
 
-                double worst = 0, spread = 0;
+                double worst = 0, worstLate = 0, spread = 0;
                 std::mt19937_64 rng(7);
                 for (std::uint32_t i = 0; i < layout.size(); ++i) {
                     worst = std::max(worst, std::abs(raw.value(states[i]) - values[i]));
+                    worstLate =
+                        std::max({worstLate, std::abs(raw.value(states[i]) - counters[i]),
+                                  std::abs(raw.value(late[i]) - counters[layout.size() + i])});
                     spread = std::max(spread, std::abs(values[i] - values[0]));
                     // The same state seen through any symmetry is found again.
                     const Position seen = transform(
@@ -252,7 +268,8 @@ TEST_SUITE("tables") {
                     CHECK(tables::locateState(m, layout, seen) == i);
                 }
                 CHECK(worst < 1e-8);
-                CHECK(spread > 0.1);  // not a comparison of constants
+                CHECK(worstLate < 1e-6);  // the counters are kept as floats
+                CHECK(spread > 0.1);      // not a comparison of constants
             }
     }
 

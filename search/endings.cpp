@@ -1,0 +1,119 @@
+#include "endings.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "symmetry.h"
+
+namespace dejarik::search {
+
+namespace {
+
+// The solutions' tolerance: far below any difference a decision turns on.
+constexpr double kTolerance = 1e-7;
+
+// The value, for player 1, of any position of the ending at any phase: finished games by
+// their result, chance nodes by their outcomes' weights, placements as their placer
+// decides (player 1 the best, the baseline each of its choices equally), decisions from
+// the solved sets at their quiet counter.
+double valueOf(const Position& pos, const tables::PolicySets& sets, Baseline against) {
+    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
+    EventList events;
+    switch (pos.phase()) {
+        case Phase::Outcome: {
+            pos.generate(events);
+            double sum = 0;
+            for (const Event o : events) {
+                Position after = pos;
+                after.apply(o);
+                sum += pos.probability(o) * valueOf(after, sets, against);
+            }
+            return sum;
+        }
+        case Phase::Placement: {
+            const bool mine = pos.decider() == Player::One;
+            if (mine)
+                pos.generate(events);
+            else
+                baselineChoices(against, pos, events);
+            double best = -std::numeric_limits<double>::infinity(), sum = 0;
+            for (const Event q : events) {
+                Position placed = pos;
+                placed.apply(q);
+                const double v = valueOf(placed, sets, against);
+                best = std::max(best, v);
+                sum += v;
+            }
+            return mine ? best : sum / events.size();
+        }
+        case Phase::Decision:
+            if (const auto v = sets.value(pos)) return *v;
+            throw std::logic_error("endings: no solved value for " + pos.dfen());
+        default:
+            throw std::logic_error("endings: a phase the endings do not have at " + pos.dfen());
+    }
+}
+
+std::vector<Creature> sorted(std::vector<Creature> army) {
+    std::ranges::sort(army);
+    return army;
+}
+
+}  // namespace
+
+bool EndingPlayer::applies(const Position& pos) {
+    const Rules& rules = pos.rules();
+    if (rules.drawTurns() <= 0 || rules.centreWin() > 0 || rules.raysOfDeath() || rules.courtier())
+        return false;
+    if (pos.isOver() || (pos.phase() != Phase::Decision && pos.phase() != Phase::Placement))
+        return false;
+    const int n = pos.occupied().count();
+    return n >= 3 && n <= tables::kMaxPieces;
+}
+
+const tables::PolicySets& EndingPlayer::setsFor(const Position& seen, Baseline against,
+                                                const std::atomic<bool>* cancel, bool& solved) {
+    const std::vector<Creature> mine = sorted(seen.army(Player::One));
+    const std::vector<Creature> theirs = sorted(seen.army(Player::Two));
+    // The ending solved before holds every set its captures reach.
+    solved = false;
+    if (last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
+        std::ranges::includes(last_->decider, mine) && std::ranges::includes(last_->other, theirs))
+        return *last_->sets;
+    const tables::PolicyChoices policy = [against](const Position& pos, EventList& out) {
+        baselineChoices(against, pos, out);
+    };
+    auto sets = std::make_unique<tables::PolicySets>(
+        seen.rules(), mine, theirs, policy, tables::Objective::Result, kTolerance, 1, true, cancel);
+    last_ = Solved{seen.rules().fingerprint(), against, mine, theirs, std::move(sets)};
+    solved = true;
+    return *last_->sets;
+}
+
+std::optional<EndingDecision> EndingPlayer::decide(const Position& pos, Baseline against,
+                                                   const std::atomic<bool>* cancel) {
+    if (!applies(pos)) return std::nullopt;
+    // The decider as player 1: the colours swapped when it is player 2 (the events stay
+    // the same, a swap moves no cell).
+    const bool swap = pos.decider() == Player::Two;
+    const Position seen = swap ? transform(pos, Transform{{}, true}) : pos;
+    EndingDecision out;
+    const tables::PolicySets& sets = setsFor(seen, against, cancel, out.solved);
+    EventList events;
+    seen.generate(events);
+    double best = -std::numeric_limits<double>::infinity();
+    for (const Event e : events) {
+        Position child = seen;
+        child.apply(e);
+        const double v = valueOf(child, sets, against);
+        if (v > best) {
+            best = v;
+            out.best = e;
+        }
+    }
+    out.value = best;
+    return out;
+}
+
+}  // namespace dejarik::search
