@@ -73,10 +73,10 @@ set_tests_properties(arena-cli-ends-usage PROPERTIES
 add_test(NAME arena-cli-endings
   COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/endings' && cd '${ARENA_CLI_DIR}/endings' && \
 rm -f g.dgn && '${ARENA_CLI}' --ruleset holochess --option DrawTurns=10 --engine builtin=greedy \
---engine builtin=random --pairs 4 --quiet --records g.dgn >/dev/null && \
+--engine builtin=random --pairs 3 --quiet --records g.dgn >/dev/null && \
 '${ARENA_CLI}' endings g.dgn --player greedy --against random --threads 2")
 set_tests_properties(arena-cli-endings PROPERTIES
-  PASS_REGULAR_EXPRESSION "greedy's games against random that reach .*\nall +[1-8] +0\\.[0-9]+ .*of 8 games reached no such ending")
+  PASS_REGULAR_EXPRESSION "greedy's games against random that reach .*\nall +[1-6] +0\\.[0-9]+ .*of 6 games reached no such ending")
 add_test(NAME arena-cli-endings-usage COMMAND ${ARENA_CLI} endings some.dgn --player greedy)
 set_tests_properties(arena-cli-endings-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: endings: --against P is required")

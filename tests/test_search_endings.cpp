@@ -76,7 +76,7 @@ TEST_SUITE("search") {
 
     TEST_CASE("played out against the random mover, the decisions score what they report") {
         // Holochess, Savrip and Ghhhk against a Monnok, a quiet draw after 10 actions: from
-        // each side, 3,000 games with the exact decisions against 3,000 with the random
+        // each side, 1,500 games with the exact decisions against 1,500 with the random
         // mover's own decisions in their place.
         const Rules rules = rulesWith(Ruleset::Holochess, "DrawTurns=5");
         std::mt19937_64 rng(11);
@@ -94,7 +94,7 @@ TEST_SUITE("search") {
             CHECK(first->solved);
             CHECK_FALSE(player.decide(pos, search::Baseline::Random)->solved);  // remembered
             const double expected = (first->value + 1) / 2;
-            constexpr int kGames = 3000;
+            constexpr int kGames = 1500;
             double exact = 0, random = 0;
             for (int g = 0; g < kGames; ++g) {
                 exact += playOut(
