@@ -134,10 +134,7 @@ std::vector<Armies> dealSplits(const Rules& rules) {
 class SmallEndings {
   public:
     SmallEndings(const Rules& rules, const Armies& armies, const ExactEndings& exact) {
-        const tables::PolicyChoices policy = [player = exact.player](const Position& pos,
-                                                                     EventList& out) {
-            search::baselineChoices(player, pos, out);
-        };
+        const tables::PolicyChoices policy = search::choicesModel(exact.player);
         constexpr double kTolerance = 1e-9;
         for (const auto& [own, other] :
              {std::pair(armies.one, armies.two), std::pair(armies.two, armies.one)})

@@ -220,6 +220,10 @@ race::OpponentAttacks raceModel(Baseline player, const Rules& rules) {
     };
 }
 
+ChoicesModel choicesModel(Baseline player) {
+    return [player](const Position& pos, EventList& out) { baselineChoices(player, pos, out); };
+}
+
 Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState) {
     switch (player) {
         case Baseline::Random:

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -46,6 +47,11 @@ void baselineChoices(Baseline player, const Position& pos, EventList& out);
 
 // mayChooseAttack as race::bound's opponent model; `rules` must outlive it.
 [[nodiscard]] race::OpponentAttacks raceModel(Baseline player, const Rules& rules);
+
+// baselineChoices as the fixed player of an exact solution (tables::PolicyChoices, whose
+// type this is: the tables do not know the baselines).
+using ChoicesModel = std::function<void(const Position&, EventList&)>;
+[[nodiscard]] ChoicesModel choicesModel(Baseline player);
 
 // The decision of `player`.
 [[nodiscard]] Event baselineDecision(Baseline player, const Position& pos, std::uint64_t& rngState);

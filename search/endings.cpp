@@ -21,16 +21,10 @@ double valueOf(const Position& pos, const tables::PolicySets& sets, Baseline aga
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
     EventList events;
     switch (pos.phase()) {
-        case Phase::Outcome: {
-            pos.generate(events);
-            double sum = 0;
-            for (const Event o : events) {
-                Position after = pos;
-                after.apply(o);
-                sum += pos.probability(o) * valueOf(after, sets, against);
-            }
-            return sum;
-        }
+        case Phase::Outcome:
+            return *expectOverOutcomes(pos, [&](const Position& after) {
+                return std::optional<double>(valueOf(after, sets, against));
+            });
         case Phase::Placement: {
             const bool mine = pos.decider() == Player::One;
             if (mine)
@@ -81,9 +75,7 @@ const tables::PolicySets& EndingPlayer::setsFor(const Position& seen, Baseline a
     if (last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
         std::ranges::includes(last_->decider, mine) && std::ranges::includes(last_->other, theirs))
         return *last_->sets;
-    const tables::PolicyChoices policy = [against](const Position& pos, EventList& out) {
-        baselineChoices(against, pos, out);
-    };
+    const tables::PolicyChoices policy = choicesModel(against);
     auto sets = std::make_unique<tables::PolicySets>(
         seen.rules(), mine, theirs, policy, tables::Objective::Result, kTolerance, 1, true, cancel);
     last_ = Solved{seen.rules().fingerprint(), against, mine, theirs, std::move(sets)};

@@ -1,13 +1,13 @@
 #include "generate.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
+
+#include "parallel.h"
 
 namespace dejarik::tables {
 
@@ -102,44 +102,21 @@ std::vector<SetResult> generate(Tablebase& tb, const std::vector<Material>& want
         p.statesTotal += Layout(m.a.size(), m.b.size(), tb.rules().centreWin()).size();
 
     std::vector<SetResult> results(todo.size());
-    std::mutex mutex;
-    std::exception_ptr failure;
+    std::mutex mutex;  // the results and the progress
     // A level of sets with the same piece count depends only on smaller levels.
     for (std::size_t first = 0; first < todo.size();) {
         std::size_t last = first;
         while (last < todo.size() && todo[last].pieces() == todo[first].pieces())
             ++last;
-        std::atomic<std::size_t> next{first};
-        const auto work = [&] {
-            for (;;) {
-                const std::size_t i = next.fetch_add(1);
-                if (i >= last) return;
-                {
-                    std::lock_guard lock(mutex);
-                    if (failure) return;
-                }
-                try {
-                    SetResult r = generateSet(tb, todo[i], options);
-                    std::lock_guard lock(mutex);
-                    results[i] = r;
-                    ++p.done;
-                    p.statesDone += r.states;
-                    p.elapsed = secondsSince(start);
-                    if (progress) progress(r, p);
-                } catch (...) {
-                    std::lock_guard lock(mutex);
-                    if (!failure) failure = std::current_exception();
-                }
-            }
-        };
-        const int threads = std::max(1, std::min(options.threads, static_cast<int>(last - first)));
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work();
-        for (auto& t : pool)
-            t.join();
-        if (failure) std::rethrow_exception(failure);
+        forEachIndex(first, last, options.threads, [&](std::size_t i) {
+            SetResult r = generateSet(tb, todo[i], options);
+            const std::lock_guard lock(mutex);
+            results[i] = r;
+            ++p.done;
+            p.statesDone += r.states;
+            p.elapsed = secondsSince(start);
+            if (progress) progress(r, p);
+        });
         first = last;
     }
     return results;

@@ -5,13 +5,12 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "outcomes.h"
+#include "parallel.h"
 
 namespace dejarik::tables {
 
@@ -35,13 +34,6 @@ void mergeWeighted(std::vector<std::pair<std::uint32_t, double>>& items) {
             items[out++] = items[i];
     }
     items.resize(out);
-}
-
-Army armyOf(const Position& pos, Player p) {
-    std::vector<Creature> creatures;
-    for (const Cell c : pos.pieces(p))
-        creatures.push_back(pos.at(c).creature());
-    return Army::of(std::move(creatures));
 }
 
 }  // namespace
@@ -392,30 +384,13 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
         for (const Material& m : todo)
             sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, {}, 0});
         const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
-        std::atomic<std::size_t> nextSet{first};
-        std::exception_ptr failure;
-        std::atomic<bool> failed{false};
-        const auto work = [&] {
-            for (std::size_t k; (k = nextSet++) < sets_.size() && !failed;) {
-                try {
-                    Set& s = sets_[k];
-                    PolicySolver solver(s.material, rules, policy, objective, smaller, cancel);
-                    s.report = solver.solve(s.values, tolerance, 10000,
-                                            keepCounters ? &s.counters : nullptr);
-                    const double top = *std::ranges::max_element(s.values);
-                    s.best = top + s.report.error;
-                } catch (...) {
-                    if (!failed.exchange(true)) failure = std::current_exception();
-                }
-            }
-        };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work();
-        for (std::thread& t : pool)
-            t.join();
-        if (failure) std::rethrow_exception(failure);
+        forEachIndex(first, sets_.size(), threads, [&](std::size_t k) {
+            Set& s = sets_[k];
+            PolicySolver solver(s.material, rules, policy, objective, smaller, cancel);
+            s.report =
+                solver.solve(s.values, tolerance, 10000, keepCounters ? &s.counters : nullptr);
+            s.best = *std::ranges::max_element(s.values) + s.report.error;
+        });
     }
 }
 
@@ -428,7 +403,7 @@ const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
 }
 
 std::optional<double> PolicySets::value(const Position& pos) const {
-    const Material m{armyOf(pos, Player::One), armyOf(pos, Player::Two)};
+    const Material m{Army::of(pos.army(Player::One)), Army::of(pos.army(Player::Two))};
     for (const Set& s : sets_) {
         if (!(s.material == m) || s.values.empty()) continue;
         const auto i = locateState(s.material, s.layout, pos);

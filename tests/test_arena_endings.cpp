@@ -6,6 +6,7 @@
 #include "policy.h"
 #include "symmetry.h"
 #include "test_arena_support.h"
+#include "test_tables_support.h"
 
 using namespace dejarik;
 using namespace dejarik::arena;
@@ -23,12 +24,7 @@ EndingsOptions endingsFor(const char* player) {
 // Kelly with a quiet draw after 10 actions: the endings' solutions stay quick under the
 // sanitizers.
 const Rules& quickKelly() {
-    static const Rules rules = [] {
-        RuleOptions o;
-        o.ruleset = Ruleset::Kelly;
-        REQUIRE_FALSE(o.setAssignment("DrawTurns=5"));
-        return Rules(o);
-    }();
+    static const Rules rules = dejarik::testing::rulesOf(Ruleset::Kelly, {"DrawTurns=5"});
     return rules;
 }
 
@@ -48,9 +44,7 @@ double exactAfterCounterKill(const GameRecord& record, Player me) {
     pos->apply(*pos->parseEvent("b1xc1"));
     pos->apply(*pos->parseEvent("counterkill"));
     const Position seen = me == Player::One ? *pos : transform(*pos, Transform{{}, true});
-    const tables::PolicyChoices greedy = [](const Position& p, EventList& out) {
-        search::baselineChoices(search::Baseline::Greedy, p, out);
-    };
+    const tables::PolicyChoices greedy = search::choicesModel(search::Baseline::Greedy);
     const tables::PolicySets sets(kelly, seen.army(Player::One), seen.army(Player::Two), greedy,
                                   tables::Objective::Result, 1e-9, 1);
     const auto v = sets.value(seen);

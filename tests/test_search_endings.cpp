@@ -7,17 +7,11 @@
 
 #include "baselines.h"
 #include "endings.h"
+#include "test_tables_support.h"
 
 namespace dejarik::testing {
 
 namespace {
-
-Rules rulesWith(Ruleset ruleset, const std::string& option = {}) {
-    RuleOptions o;
-    o.ruleset = ruleset;
-    if (!option.empty()) REQUIRE_FALSE(o.setAssignment(option));
-    return Rules(o);
-}
 
 // One game from `start` to its end, `me` deciding by `decide`, the other side by the random
 // mover, the dice drawn from their odds; `me`'s points.
@@ -54,7 +48,7 @@ double playOut(Position pos, Player me, Decide decide, std::mt19937_64& rng) {
 
 TEST_SUITE("search") {
     TEST_CASE("endings answer only for three or four creatures under rules they can solve") {
-        const Rules kelly = rulesWith(Ruleset::Kelly);
+        const Rules kelly = rulesOf(Ruleset::Kelly);
         const auto four = Position::fromDfen("./L.........../n...K.S..... 1 2 0 1", kelly);
         const auto five = Position::fromDfen("./L.........../n...K.S...t. 1 2 0 1", kelly);
         REQUIRE(four);
@@ -65,7 +59,7 @@ TEST_SUITE("search") {
         pending.apply(*pending.parseEvent("b1xc1"));  // an outcome is due: no decision
         CHECK_FALSE(search::EndingPlayer::applies(pending));
         for (const Rules& other :
-             {rulesWith(Ruleset::Kelly, "DrawTurns=0"), rulesWith(Ruleset::DalsianClassic)}) {
+             {rulesOf(Ruleset::Kelly, {"DrawTurns=0"}), rulesOf(Ruleset::DalsianClassic)}) {
             const auto pos = Position::fromDfen("./L.........../n...K.S..... 1 2 0 1", other);
             REQUIRE(pos);
             CHECK_FALSE(search::EndingPlayer::applies(*pos));
@@ -78,7 +72,7 @@ TEST_SUITE("search") {
         // Holochess, Savrip and Ghhhk against a Monnok, a quiet draw after 10 actions: from
         // each side, 1,500 games with the exact decisions against 1,500 with the random
         // mover's own decisions in their place.
-        const Rules rules = rulesWith(Ruleset::Holochess, "DrawTurns=5");
+        const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=5"});
         std::mt19937_64 rng(11);
         for (const Player me : {Player::One, Player::Two}) {
             // The exact side to move first.

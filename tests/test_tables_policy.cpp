@@ -22,6 +22,11 @@ namespace {
 
 using tables::Objective;
 
+// The random mover: every legal decision equally likely.
+void randomMover(const Position& pos, EventList& out) {
+    pos.generate(out);
+}
+
 // A fixed player that is not uniform over the legal decisions: every attack listed twice,
 // so it attacks twice as often as the random mover would (weights and repeats matter).
 void attackTwice(const Position& pos, EventList& out) {
@@ -209,15 +214,12 @@ TEST_SUITE("tables") {
         // kelly, each for both objectives.
         const std::vector<Case> cases = {{Ruleset::Holochess, "SG v m", true},
                                          {Ruleset::Kelly, "KL v s", false}};
-        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
-            pos.generate(out);
-        };
-        const tables::PolicyChoices twice = attackTwice;
+        const tables::PolicyChoices uniform = randomMover, twice = attackTwice;
         for (const Case& c : cases)
             for (const Objective objective : {Objective::Result, Objective::Win}) {
                 const Rules rules = rulesOf(c.ruleset, {"DrawTurns=1"});
                 const tables::Material m = material(c.set);
-                const tables::PolicyChoices& policy = c.uniform ? random : twice;
+                const tables::PolicyChoices& policy = c.uniform ? uniform : twice;
                 tables::PolicySolver solver(m, rules, policy, objective, noSmallerSet);
                 std::vector<double> values;
                 std::vector<float> counters;
@@ -288,12 +290,9 @@ TEST_SUITE("tables") {
     }
 
     TEST_CASE("the solver refuses rules without the quiet draw or with CentreWin") {
-        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
-            pos.generate(out);
-        };
         for (const auto& rules :
              {rulesOf(Ruleset::Holochess, {"DrawTurns=0"}), rulesOf(Ruleset::DalsianClassic)})
-            CHECK_THROWS_AS(tables::PolicySolver(material("SG v m"), rules, random,
+            CHECK_THROWS_AS(tables::PolicySolver(material("SG v m"), rules, randomMover,
                                                  Objective::Result, noSmallerSet),
                             std::runtime_error);
     }
@@ -307,11 +306,8 @@ TEST_SUITE("tables") {
         const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=1"});
         const std::vector<Creature> own = {Creature(0), Creature(2), Creature(5)};
         const std::vector<Creature> other = {Creature(1)};
-        const tables::PolicyChoices random = [](const Position& pos, EventList& out) {
-            pos.generate(out);
-        };
-        const tables::PolicySets result(rules, own, other, random, Objective::Result, 1e-9, 2);
-        const tables::PolicySets win(rules, own, other, random, Objective::Win, 1e-9, 2);
+        const tables::PolicySets result(rules, own, other, randomMover, Objective::Result, 1e-9, 2);
+        const tables::PolicySets win(rules, own, other, randomMover, Objective::Win, 1e-9, 2);
         REQUIRE(result.sets().size() == 4);  // SG, SN, GN against m; SGN against m
         std::vector<race::Bound> plainBounds;
         for (const auto& s : result.sets()) {

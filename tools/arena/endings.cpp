@@ -1,14 +1,12 @@
 #include "endings.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <memory>
-#include <thread>
 
 #include "analysis.h"
+#include "parallel.h"
 #include "policy.h"
 #include "symmetry.h"
 
@@ -100,33 +98,14 @@ std::optional<Endings> analyseEndings(const std::vector<GameRecord>& records,
     std::vector<const Entry*> todo;
     for (const Entry& e : entries)
         if (solved.try_emplace(e.key).second) todo.push_back(&e);
-    const tables::PolicyChoices policy = [player = options.against](const Position& pos,
-                                                                    EventList& out) {
-        search::baselineChoices(player, pos, out);
-    };
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr failure;
-    const auto work = [&] {
-        for (std::size_t k; (k = next++) < todo.size() && !failed;) {
-            try {
-                const Entry& e = *todo[k];
-                auto sets = std::make_unique<tables::PolicySets>(
-                    *e.rules, e.position.army(Player::One), e.position.army(Player::Two), policy,
-                    tables::Objective::Result, 1e-9, 1);
-                solved.at(e.key) = std::move(sets);  // the slot exists: no rebalancing
-            } catch (...) {
-                if (!failed.exchange(true)) failure = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < options.threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
-    if (failure) std::rethrow_exception(failure);
+    const tables::PolicyChoices policy = search::choicesModel(options.against);
+    tables::forEachIndex(0, todo.size(), options.threads, [&](std::size_t k) {
+        const Entry& e = *todo[k];
+        // The slot exists: assigning it changes no node of the map.
+        solved.at(e.key) = std::make_unique<tables::PolicySets>(
+            *e.rules, e.position.army(Player::One), e.position.army(Player::Two), policy,
+            tables::Objective::Result, 1e-9, 1);
+    });
 
     for (const Entry& e : entries) {
         const auto v = solved.at(e.key)->value(e.position);
