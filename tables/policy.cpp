@@ -381,8 +381,10 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
                 if (std::ranges::find(todo, m) == todo.end()) todo.push_back(m);
             }
         const std::size_t first = sets_.size();
-        for (const Material& m : todo)
+        for (const Material& m : todo) {
+            bySlot_[static_cast<std::size_t>(m.slot())] = static_cast<std::int32_t>(sets_.size());
             sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, {}, 0});
+        }
         const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
         forEachIndex(first, sets_.size(), threads, [&](std::size_t k) {
             Set& s = sets_[k];
@@ -394,27 +396,30 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
     }
 }
 
+const PolicySets::Set* PolicySets::setOf(const Material& m) const {
+    if (m.a.size() > kMaxSide || m.b.size() > kMaxSide) return nullptr;
+    const std::int32_t k = bySlot_[static_cast<std::size_t>(m.slot())];
+    return k < 0 ? nullptr : &sets_[static_cast<std::size_t>(k)];
+}
+
 const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
                                         const std::vector<Creature>& two) const {
-    const Material m{Army::of(one), Army::of(two)};
-    for (const Set& s : sets_)
-        if (s.material == m) return &s;
-    return nullptr;
+    if (one.size() > kMaxSide || two.size() > kMaxSide) return nullptr;
+    return setOf(Material{Army::of(one), Army::of(two)});
 }
 
 std::optional<double> PolicySets::value(const Position& pos) const {
-    const Material m{Army::of(pos.army(Player::One)), Army::of(pos.army(Player::Two))};
-    for (const Set& s : sets_) {
-        if (!(s.material == m) || s.values.empty()) continue;
-        const auto i = locateState(s.material, s.layout, pos);
-        if (!i) return std::nullopt;
-        const std::uint32_t q = pos.quiet();
-        if (q == 0) return s.values[*i];
-        const std::size_t at = static_cast<std::size_t>(q) * s.layout.size() + *i;
-        if (at >= s.counters.size()) return std::nullopt;
-        return static_cast<double>(s.counters[at]);
-    }
-    return std::nullopt;
+    if (pos.occupied().count() > kMaxPieces) return std::nullopt;
+    const Set* s =
+        setOf(Material{Army::of(pos.army(Player::One)), Army::of(pos.army(Player::Two))});
+    if (!s || s->values.empty()) return std::nullopt;
+    const auto i = locateState(s->material, s->layout, pos);
+    if (!i) return std::nullopt;
+    const std::uint32_t q = pos.quiet();
+    if (q == 0) return s->values[*i];
+    const std::size_t at = static_cast<std::size_t>(q) * s->layout.size() + *i;
+    if (at >= s->counters.size()) return std::nullopt;
+    return static_cast<double>(s->counters[at]);
 }
 
 }  // namespace dejarik::tables
