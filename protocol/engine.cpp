@@ -63,9 +63,7 @@ Engine::Engine(Output& out)
       rules_(std::make_unique<const Rules>(settings_.rules)),
       pos_(Position::startpos(*rules_)),
       decisionDfen_(pos_.dfen()),
-      generator_([this](const std::string& line) { out_.line(line); }) {
-    searcher_.setEndingPlayer(endings_);
-}
+      generator_([this](const std::string& line) { out_.line(line); }) {}
 
 Engine::~Engine() {
     shutdown();
@@ -432,9 +430,7 @@ void Engine::onGo(const Go& cmd) {
 
     search::Searcher& s = searcher();
     s.wait();
-    search::Play play = settings_.play;
-    play.endings = settings_.endingsAgainst;
-    s.setPlay(play);
+    s.setPlay(settings_.play);
     refreshTables();
     startJob(Job::Search);
     const bool showMultipv = settings_.search.multiPv > 1;
@@ -520,7 +516,7 @@ void Engine::goEnding(search::Baseline against) {
         std::vector<std::string> out;
         std::optional<search::EndingDecision> d;
         try {
-            d = endings_->decide(pos, against, &cancel);
+            d = endings_.decide(pos, against, &cancel);
         } catch (const tables::Cancelled&) {
             out.push_back("info string ending not solved: stopped");
         } catch (const std::exception& e) {

@@ -133,10 +133,9 @@ class Engine {
     // Last: destroyed first, so that their destructors stop and join the job threads while
     // everything the jobs touch still exists.
     search::Searcher searcher_;
-    // The small endings solved against EndingsAgainst's baseline: used on worker_ (go at
-    // four creatures) and, through searcher_, on the search thread (go at five), never both
-    // at once (one job at a time); declared before worker_ (worker_ joins first).
-    std::shared_ptr<search::EndingPlayer> endings_ = std::make_shared<search::EndingPlayer>();
+    // The small endings solved against EndingsAgainst's baseline: used on worker_ only, so
+    // declared before it (worker_ joins first).
+    search::EndingPlayer endings_;
     std::jthread worker_;
 };
 

@@ -54,83 +54,42 @@ std::vector<Creature> sorted(std::vector<Creature> army) {
     return army;
 }
 
-// The rules and phase both applies() and valuesApply() ask for.
-bool solvable(const Position& pos) {
+}  // namespace
+
+bool EndingPlayer::applies(const Position& pos) {
     const Rules& rules = pos.rules();
     if (rules.drawTurns() <= 0 || rules.centreWin() > 0 || rules.raysOfDeath() || rules.courtier())
         return false;
-    return !pos.isOver() && (pos.phase() == Phase::Decision || pos.phase() == Phase::Placement);
-}
-
-}  // namespace
-
-std::optional<double> EndingValues::value(const Position& pos) const {
-    if (pos.occupied().count() > tables::kMaxPieces || pos.phase() != Phase::Decision)
-        return std::nullopt;
-    if (maximiser_ == Player::One) return sets_->value(pos);
-    const auto v = sets_->value(transform(pos, Transform{{}, true}));
-    if (!v) return std::nullopt;
-    return -*v;
-}
-
-bool EndingPlayer::applies(const Position& pos) {
-    if (!solvable(pos)) return false;
+    if (pos.isOver() || (pos.phase() != Phase::Decision && pos.phase() != Phase::Placement))
+        return false;
     const int n = pos.occupied().count();
     return n >= 3 && n <= tables::kMaxPieces;
 }
 
-bool EndingPlayer::valuesApply(const Position& pos) {
-    return solvable(pos) && pos.occupied().count() == tables::kMaxPieces + 1 &&
-           !pos.army(Player::One).empty() && !pos.army(Player::Two).empty();
-}
-
-Position EndingPlayer::seenByDecider(const Position& pos) {
-    // The colours swapped when the decider is player 2 (the events stay the same, a swap
-    // moves no cell).
-    return pos.decider() == Player::Two ? transform(pos, Transform{{}, true}) : pos;
-}
-
-bool EndingPlayer::covers(const Position& seen, Baseline against) const {
-    // The ending solved before holds every set its captures reach.
-    return last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
-           std::ranges::includes(last_->decider, sorted(seen.army(Player::One))) &&
-           std::ranges::includes(last_->other, sorted(seen.army(Player::Two)));
-}
-
 const tables::PolicySets& EndingPlayer::setsFor(const Position& seen, Baseline against,
                                                 const std::atomic<bool>* cancel, bool& solved) {
-    solved = false;
-    if (covers(seen, against)) return *last_->sets;
     const std::vector<Creature> mine = sorted(seen.army(Player::One));
     const std::vector<Creature> theirs = sorted(seen.army(Player::Two));
+    // The ending solved before holds every set its captures reach.
+    solved = false;
+    if (last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
+        std::ranges::includes(last_->decider, mine) && std::ranges::includes(last_->other, theirs))
+        return *last_->sets;
     const tables::PolicyChoices policy = choicesModel(against);
-    auto sets = std::make_shared<const tables::PolicySets>(
+    auto sets = std::make_unique<tables::PolicySets>(
         seen.rules(), mine, theirs, policy, tables::Objective::Result, kTolerance, 1, true, cancel);
-    last_ = Solved{seen.rules().fingerprint(), against, mine, theirs, std::move(sets), nullptr};
+    last_ = Solved{seen.rules().fingerprint(), against, mine, theirs, std::move(sets)};
     solved = true;
     return *last_->sets;
-}
-
-std::shared_ptr<const EndingValues> EndingPlayer::valuesFor(const Position& root, Baseline against,
-                                                            bool solve,
-                                                            const std::atomic<bool>* cancel) {
-    if (!valuesApply(root)) return nullptr;
-    const Position seen = seenByDecider(root);
-    if (!covers(seen, against)) {
-        if (!solve) return nullptr;
-        bool solved = false;
-        (void)setsFor(seen, against, cancel, solved);
-    }
-    if (!last_->values || last_->values->maximiser() != root.decider())
-        last_->values =
-            std::make_shared<const EndingValues>(last_->sets, root.decider(), last_->rules);
-    return last_->values;
 }
 
 std::optional<EndingDecision> EndingPlayer::decide(const Position& pos, Baseline against,
                                                    const std::atomic<bool>* cancel) {
     if (!applies(pos)) return std::nullopt;
-    const Position seen = seenByDecider(pos);
+    // The decider as player 1: the colours swapped when it is player 2 (the events stay
+    // the same, a swap moves no cell).
+    const bool swap = pos.decider() == Player::Two;
+    const Position seen = swap ? transform(pos, Transform{{}, true}) : pos;
     EndingDecision out;
     const tables::PolicySets& sets = setsFor(seen, against, cancel, out.solved);
     EventList events;

@@ -16,27 +16,6 @@
 
 namespace dejarik::search {
 
-// The exact values against a baseline of every ending one capture away from a root of
-// five creatures, for the search to use at its nodes of four creatures or fewer
-// (docs/search.md, "Endings against a baseline"): the player the sets were solved for
-// maximises, the other plays the baseline. Read-only once made, so search threads share it.
-class EndingValues {
-  public:
-    EndingValues(std::shared_ptr<const tables::PolicySets> sets, Player maximiser,
-                 std::uint64_t rules)
-        : sets_(std::move(sets)), maximiser_(maximiser), rules_(rules) {}
-    [[nodiscard]] Player maximiser() const { return maximiser_; }
-    [[nodiscard]] std::uint64_t rules() const { return rules_; }
-    // Player 1's expected result at a decision position of one of the sets, at its quiet
-    // counter; nothing for any other position.
-    [[nodiscard]] std::optional<double> value(const Position& pos) const;
-
-  private:
-    std::shared_ptr<const tables::PolicySets> sets_;
-    Player maximiser_;
-    std::uint64_t rules_;
-};
-
 struct EndingDecision {
     Event best;
     double value = 0;     // the decider's expected result against the baseline, in [-1, 1]
@@ -56,34 +35,16 @@ class EndingPlayer {
     [[nodiscard]] std::optional<EndingDecision> decide(const Position& pos, Baseline against,
                                                        const std::atomic<bool>* cancel = nullptr);
 
-    // Whether valuesFor() answers for `pos`: the rules as for applies(), a decision or
-    // placement point with one creature more than the endings hold.
-    [[nodiscard]] static bool valuesApply(const Position& pos);
-
-    // The values of the endings the captures from `root` lead to, for its decider as the
-    // maximiser: those already solved, or (with `solve`) solved now, as decide() does.
-    // Null when they do not apply or are not solved.
-    [[nodiscard]] std::shared_ptr<const EndingValues> valuesFor(
-        const Position& root, Baseline against, bool solve,
-        const std::atomic<bool>* cancel = nullptr);
-
   private:
     struct Solved {
         std::uint64_t rules = 0;
         Baseline against = Baseline::Random;
         std::vector<Creature> decider, other;  // the armies solved, the decider's first
-        std::shared_ptr<const tables::PolicySets> sets;
-        // The sets as values for a search, made on demand: one object while the maximiser
-        // stays, so that a search sees its values unchanged.
-        std::shared_ptr<const EndingValues> values;
+        std::unique_ptr<tables::PolicySets> sets;
     };
-    // The solution that covers `seen` (the decider as player 1), if any.
-    [[nodiscard]] bool covers(const Position& seen, Baseline against) const;
     // The sets that value `seen` (the decider as player 1), solved now if not already.
     const tables::PolicySets& setsFor(const Position& seen, Baseline against,
                                       const std::atomic<bool>* cancel, bool& solved);
-    // `pos` with its decider as player 1.
-    [[nodiscard]] static Position seenByDecider(const Position& pos);
 
     std::optional<Solved> last_;
 };

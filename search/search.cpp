@@ -163,10 +163,6 @@ class Worker {
 
     double search(const Position& pos, int depth, double alpha, double beta, int ply);
 
-    // The exact endings against a baseline this search uses (Play::endings; null: none),
-    // for the player it decides for.
-    void setEndings(const EndingValues* endings) { endings_ = endings; }
-
     // New evaluation weights: the evaluation cache, which holds values of the old ones, is
     // emptied.
     void setTunables(const eval::Tunables& tunables) {
@@ -232,21 +228,6 @@ class Worker {
         value = t->value * std::pow(kTableFade, attackAt);
         return true;
     }
-    // The exact value against the baseline of Play::endings at a decision node of four
-    // creatures or fewer: no search below it. Counted as a heuristic value, never `exact`:
-    // the play above it is searched against another opponent.
-    bool endingValue(const Position& pos, double& value) {
-        if (!endings_ || pos.occupied().count() > tables::kMaxPieces) return false;
-        const std::optional<double> v = endings_->value(pos);
-        if (!v) return false;
-        ++heuristic_;
-        value = *v;
-        return true;
-    }
-    // What the exact endings against a baseline, else the endgame tables, say of `pos`.
-    bool knownValue(const Position& pos, double& value) {
-        return endingValue(pos, value) || tableValue(pos, value);
-    }
     // The evaluation of a leaf, held to the race cap under an opponent model.
     double evaluate(const Position& pos) {
         ++heuristic_;
@@ -290,7 +271,7 @@ class Worker {
             value = 0;
             return true;
         }
-        if (knownValue(pos, value)) return true;
+        if (tableValue(pos, value)) return true;
         if (pos.phase() == Phase::Decision && depth <= 0) {
             value = evaluate(pos);
             return true;
@@ -339,9 +320,8 @@ class Worker {
     eval::Contempt contempt_;           // none: value 0
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
-    double attackShare_ = 0;       // Play::attackShare, for the player who is not modelled_
-    std::optional<ModelCap> cap_;  // under opponent_, kept from search to search
-    const EndingValues* endings_ = nullptr;
+    double attackShare_ = 0;          // Play::attackShare, for the player who is not modelled_
+    std::optional<ModelCap> cap_;     // under opponent_, kept from search to search
     std::uint64_t capsComputed_ = 0;  // cap_->computed() at the last poll
 };
 
@@ -589,8 +569,8 @@ double Worker::searchChance(const Position& pos, int depth, double alpha, double
         double v;
         if (c.kind == NodeKind::Terminal) {
             c.lo = c.hi = terminal(c.pos);
-        } else if (knownValue(c.pos, v)) {
-            c.lo = c.hi = v;  // the endings or the endgame tables know it: no search below
+        } else if (tableValue(c.pos, v)) {
+            c.lo = c.hi = v;  // the endgame tables know it: no search below
         } else if (c.inTable) {
             TTData e;
             if (tt_->probe(tableKey(c.pos), e) && e.depth >= depth) {
@@ -812,19 +792,15 @@ struct Searcher::Impl {
         std::optional<Baseline> opponent;
         double attackShare = 0;
         Player decider = Player::One;
-        const EndingValues* endings = nullptr;  // Play::endings' values (they know their side)
         bool operator==(const Flavour& o) const {
             const bool sided = contempt.value > 0 || opponent || attackShare > 0;
             return contempt.value == o.contempt.value && opponent == o.opponent &&
-                   attackShare == o.attackShare && (!sided || decider == o.decider) &&
-                   endings == o.endings;
+                   attackShare == o.attackShare && (!sided || decider == o.decider);
         }
     };
     Flavour flavour;
     race::WithoutMoveCache withoutMove;  // for depthExtension, on the search thread only
     std::shared_ptr<const tables::Tablebase> tables;  // probed when set
-    std::shared_ptr<EndingPlayer> endingPlayer;       // setEndingPlayer's
-    std::shared_ptr<const EndingValues> endings;      // this search's (Play::endings)
     TranspositionTable tt;  // sized by setOptions, or else by the first search
     std::atomic<bool> stop{false};
     std::atomic<bool> running{false};
@@ -852,18 +828,6 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
-    // Play::endings' values for this root: solved now only when the limits have no clock
-    // (a solution takes seconds), and only until a stop. A solution that fails leaves the
-    // search without them: it still answers.
-    std::shared_ptr<const EndingValues> endingsFor(const Position& root, const Limits& limits) {
-        if (!play.endings || !endingPlayer) return nullptr;
-        const bool solve = limits.movetimeMs == 0 && limits.timeMs[0] < 0 && limits.timeMs[1] < 0;
-        try {
-            return endingPlayer->valuesFor(root, *play.endings, solve, &stop);
-        } catch (const std::exception&) {
-            return nullptr;
-        }
-    }
     // Play::contempt for the player who decides at the root (none when 0).
     [[nodiscard]] eval::Contempt contemptFor(const Position& root) const {
         if (play.contempt <= 0) return {};
@@ -918,11 +882,6 @@ void Searcher::setTunables(const eval::Tunables& tunables) {
 void Searcher::setPlay(const Play& play) {
     wait();
     impl_->play = play;
-}
-
-void Searcher::setEndingPlayer(std::shared_ptr<EndingPlayer> endings) {
-    wait();
-    impl_->endingPlayer = std::move(endings);
 }
 
 const eval::Tunables& Searcher::tunables() const {
@@ -998,7 +957,6 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
         Worker* w = workers[static_cast<std::size_t>(t)].get();
         w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
                  opponent(root.decider()), play.attackShare);
-        w->setEndings(endings.get());
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -1107,17 +1065,13 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    endings = endingsFor(root, limits);
-    if (const Flavour f{contemptFor(root), play.opponent, play.attackShare, root.decider(),
-                        endings.get()};
+    if (const Flavour f{contemptFor(root), play.opponent, play.attackShare, root.decider()};
         !(f == flavour)) {
-        tt.clear();  // its values were found with another contempt, model, attack share or
-                     // endings
+        tt.clear();  // its values were found with another contempt, model or attack share
         flavour = f;
     }
     main.begin(&tt, control, true, tables.get(), contemptFor(root), play.opponent,
                opponent(root.decider()), play.attackShare);
-    main.setEndings(endings.get());
 
     EventList legal;
     main.generateDecisions(root, legal);

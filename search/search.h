@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "baselines.h"
-#include "endings.h"
 #include "position.h"
 #include "race.h"
 #include "tunables.h"
@@ -103,11 +102,6 @@ struct Play {
     // either way, and only a push onto a boxed-in piece tips the share: against `random` the
     // engine gains by attacking only such pieces (docs/search.md, "Attack share").
     double attackShare = 0;
-    // EndingsAgainst: at a root of five creatures, the search's nodes of four creatures or
-    // fewer take their exact value against this baseline, the player it decides for
-    // maximising (the searcher's EndingPlayer::valuesFor, solved on the search thread before
-    // the search when the limits have no clock; a stop cancels the solution). None: none.
-    std::optional<Baseline> endings;
 };
 
 using InfoCallback = std::function<void(const Info&)>;
@@ -141,9 +135,6 @@ class Searcher {
     // (none until called); the table is emptied when a search finds them (or the side they
     // are for) changed.
     void setPlay(const Play& play);
-    // Blocking; not while a search runs. Where Play::endings finds its solutions (null:
-    // nowhere, and the option does nothing); the caller may use it too between searches.
-    void setEndingPlayer(std::shared_ptr<EndingPlayer> endings);
 
     // Non-blocking: searches the decision due in `pos` (which must be at a decision or
     // placement point of a game not over) on a background thread. onInfo is called from

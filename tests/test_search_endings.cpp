@@ -7,9 +7,6 @@
 
 #include "baselines.h"
 #include "endings.h"
-#include "eval.h"
-#include "search.h"
-#include "test_search_support.h"
 #include "test_tables_support.h"
 
 namespace dejarik::testing {
@@ -45,31 +42,6 @@ double playOut(Position pos, Player me, Decide decide, std::mt19937_64& rng) {
     }
     return pos.winProbability(me) +
            (1 - pos.winProbability(me) - pos.winProbability(opponent(me))) / 2;
-}
-
-// Plain expectiminimax to `depth` actions whose decision positions of four creatures or fewer
-// take the endings' exact values: what the search with Play::endings must equal. Player 1's
-// view.
-double withEndings(const Position& pos, int depth, const search::EndingValues& endings) {
-    if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
-    if (const auto v = endings.value(pos)) return *v;
-    if (pos.phase() == Phase::Decision && depth <= 0) return eval::evaluate(pos);
-    if (pos.chanceDue())
-        return *expectOverOutcomes(pos, [&](const Position& after) {
-            return std::optional<double>(withEndings(after, depth, endings));
-        });
-    EventList events;
-    pos.generate(events);
-    const int next = pos.phase() == Phase::Decision ? depth - 1 : depth;
-    const bool max = pos.decider() == Player::One;
-    double best = max ? -2 : 2;
-    for (const Event e : events) {
-        Position child = pos;
-        child.apply(e);
-        const double v = withEndings(child, next, endings);
-        best = max ? std::max(best, v) : std::min(best, v);
-    }
-    return best;
 }
 
 }  // namespace
@@ -142,71 +114,6 @@ TEST_SUITE("search") {
             // hide for the draw, and at random it is caught a little more often.
             CHECK(exact > random + (me == Player::One ? 0.05 : 0.0));
         }
-    }
-
-    TEST_CASE("at five creatures the search takes the endings' values against the baseline") {
-        const Rules rules = rulesOf(Ruleset::Kelly, {"DrawTurns=2"});
-        auto endings = std::make_shared<search::EndingPlayer>();
-        search::Searcher searcher;
-        searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
-        searcher.setEndingPlayer(endings);
-        searcher.setPlay({.endings = search::Baseline::Random});
-        bool differs = false;
-        for (const std::string dfen :
-             {"./L.........../n...K.S...t. 1 2 0 1", "./L.........../n...K.S...t. 2 2 0 1",
-              "./.L.........n/....KS....t. 1 1 3 1"}) {
-            const Position pos = *Position::fromDfen(dfen, rules);
-            CAPTURE(dfen);
-            REQUIRE(search::EndingPlayer::valuesApply(pos));
-            // Not solved yet, and a search with a clock does not solve them.
-            CHECK_FALSE(endings->valuesFor(pos, search::Baseline::Random, false));
-            search::Limits timed;
-            timed.movetimeMs = 1;
-            CHECK(pos.isLegal(searcher.run(pos, timed).best));
-            CHECK_FALSE(endings->valuesFor(pos, search::Baseline::Random, false));
-            for (const int depth : {2, 3}) {
-                const search::Report report = searcher.run(pos, depthLimit(depth));
-                const auto values = endings->valuesFor(pos, search::Baseline::Random, false);
-                REQUIRE(values);
-                CHECK(values->maximiser() == pos.decider());
-                const double sign = pos.decider() == Player::One ? 1 : -1;
-                const double expected = sign * withEndings(pos, depth, *values);
-                CHECK(report.lines[0].value == doctest::Approx(expected).epsilon(1e-6));
-                CAPTURE(depth);
-                // Played against the minimax opponent above the endings: never proven, unless
-                // every decision is (the last one before the quiet draw: any move draws).
-                if (pos.quiet() == 0) CHECK_FALSE(report.lines[0].exact);
-                std::uint64_t nodes = 0;
-                differs |=
-                    std::abs(expected - sign * search::expectiminimax(pos, depth, nodes)) > 1e-3;
-            }
-        }
-        // The values matter: somewhere they are not what the evaluation below would say.
-        CHECK(differs);
-        // Without the option, or with it at four creatures, the search is the plain one.
-        searcher.setPlay({});
-        const Position five = *Position::fromDfen("./L.........../n...K.S...t. 1 2 0 1", rules);
-        std::uint64_t nodes = 0;
-        CHECK(searcher.run(five, depthLimit(2)).lines[0].value ==
-              doctest::Approx(search::expectiminimax(five, 2, nodes)).epsilon(1e-6));
-    }
-
-    TEST_CASE("a stop during the endings' solution still gets a legal decision at once") {
-        const Rules rules = rulesOf(Ruleset::Holochess);
-        search::Searcher searcher;
-        searcher.setEndingPlayer(std::make_shared<search::EndingPlayer>());
-        searcher.setPlay({.endings = search::Baseline::Random});
-        const Position pos = *Position::fromDfen("./S..N..m..G../..h......... 1 2 0 1", rules);
-        std::atomic<bool> done{false};
-        Event best;
-        searcher.start(pos, depthLimit(4), {}, [&](const search::Report& r) {
-            best = r.best;
-            done = true;
-        });
-        searcher.stop();
-        searcher.wait();
-        CHECK(done);
-        CHECK(pos.isLegal(best));
     }
 }
 
