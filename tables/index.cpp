@@ -206,7 +206,7 @@ StateKey Layout::decode(std::uint32_t index) const {
     return key;
 }
 
-std::optional<Placement> place(const Position& pos) {
+std::optional<Placement> place(const Position& pos, Orientation orientation) {
     const Bitboard occupied = pos.occupied();
     const int n = occupied.count();
     // A quiet draw does not end a table's game: the tables ignore the quiet counter.
@@ -235,7 +235,8 @@ std::optional<Placement> place(const Position& pos) {
         code[p] = detail::kArmyCodeTable.codeOf[count[p]][packed];
     }
     Placement out;
-    out.swapped = count[0] < count[1] || (count[0] == count[1] && code[0] > code[1]);
+    out.swapped = orientation == Orientation::Canonical &&
+                  (count[0] < count[1] || (count[0] == count[1] && code[0] > code[1]));
     const int a = out.swapped ? 1 : 0;
     out.slot = code[a] * kArmyCodes + code[1 - a];
     std::array<Cell, kMaxPieces> tuple;

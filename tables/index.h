@@ -151,16 +151,23 @@ class Layout {
 
 // A decision position as its table sees it.
 struct Placement {
-    int slot = 0;          // Material::slot() of the canonical set
+    int slot = 0;          // Material::slot() of the set, in the orientation asked for
     bool swapped = false;  // player 1 is side B
     StateKey key;
+};
+
+// Which side of a set a position's player 1 is.
+enum class Orientation : std::uint8_t {
+    Canonical,  // the stored one (Material's file comment): player 1 may be side B
+    AsGiven,    // player 1 is side A, as the solvers against a fixed player need
 };
 
 // The table and state of a decision point with 3 or 4 pieces in a game not over (a quiet
 // draw aside: the tables ignore the quiet counter); nothing for any other position. Holds
 // count only under CentreWin. The probe's hot path: no
 // allocation, no Material built.
-[[nodiscard]] std::optional<Placement> place(const Position& pos);
+[[nodiscard]] std::optional<Placement> place(const Position& pos,
+                                             Orientation orientation = Orientation::Canonical);
 
 // The canonical material set of a position's pieces, at any phase; nothing unless it is a
 // table set (3 or 4 creatures, both sides present).

@@ -40,31 +40,10 @@ void mergeWeighted(std::vector<std::pair<std::uint32_t, double>>& items) {
 
 std::optional<std::uint32_t> locateState(const Material& material, const Layout& layout,
                                          const Position& pos) {
-    if (pos.isOver() || pos.phase() != Phase::Decision) return std::nullopt;
-    const int n = material.pieces();
-    if (pos.occupied().count() != n) return std::nullopt;
-    std::array<Cell, kMaxPieces> tuple{};
-    int at = 0;
-    for (const Player p : {Player::One, Player::Two}) {
-        const Army& army = p == Player::One ? material.a : material.b;
-        // The table's piece order: creature order, ties by cell (as `place`).
-        std::vector<std::pair<Creature, Cell>> pieces;
-        for (const Cell c : pos.pieces(p))
-            pieces.emplace_back(pos.at(c).creature(), c);
-        if (static_cast<int>(pieces.size()) != army.size()) return std::nullopt;
-        std::ranges::sort(pieces, [](const auto& x, const auto& y) {
-            return x.first != y.first ? x.first < y.first : x.second.index() < y.second.index();
-        });
-        for (int i = 0; i < army.size(); ++i) {
-            if (pieces[static_cast<std::size_t>(i)].first != army[i]) return std::nullopt;
-            tuple[static_cast<std::size_t>(at++)] = pieces[static_cast<std::size_t>(i)].second;
-        }
-    }
-    StateKey key;
-    key.orbit = layout.orbits().orbit(tuple);
-    key.side = pos.sideToMove() == Player::One ? 0 : 1;
-    key.actions = pos.actionsLeft();
-    return layout.index(key);
+    if (pos.isOver()) return std::nullopt;
+    const std::optional<Placement> at = place(pos, Orientation::AsGiven);
+    if (!at || at->slot != material.slot()) return std::nullopt;
+    return layout.index(at->key);
 }
 
 struct PolicySolver::Impl {
