@@ -17,6 +17,7 @@
 #include "options.h"
 #include "perft.h"
 #include "text.h"
+#include "timeman.h"
 
 namespace dejarik::protocol {
 
@@ -416,10 +417,6 @@ void Engine::onGo(const Go& cmd) {
         goWithoutSearch(PlayerKind::Random);
         return;
     }
-    if (settings_.endingsAgainst && search::EndingPlayer::applies(pos_)) {
-        goEnding(*settings_.endingsAgainst);
-        return;
-    }
     search::Limits limits;
     limits.depth = cmd.depth.value_or(0);
     limits.nodes = cmd.nodes.value_or(0);
@@ -427,6 +424,10 @@ void Engine::onGo(const Go& cmd) {
     limits.timeMs = {cmd.time1Ms.value_or(-1), cmd.time2Ms.value_or(-1)};
     limits.incMs = {cmd.inc1Ms.value_or(0), cmd.inc2Ms.value_or(0)};
     limits.infinite = cmd.infinite || !cmd.hasLimit();
+    if (settings_.endingsAgainst && search::EndingPlayer::applies(pos_)) {
+        goEnding(*settings_.endingsAgainst, search::planTime(limits, pos_.decider()).hardMs);
+        return;
+    }
 
     search::Searcher& s = searcher();
     s.wait();
@@ -507,45 +508,61 @@ void Engine::goWithoutSearch(PlayerKind player) {
     out_.lines({infoLine(stats, line, &pos_), "bestmove " + pos_.token(decision)});
 }
 
-void Engine::goEnding(search::Baseline against) {
+void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs) {
     std::uint64_t rng = rng_;  // the fallback's own copy: rng_ is the input thread's
-    startWorker(Job::Search, [this, pos = pos_, against, rng](std::stop_token stop) mutable {
-        const auto t0 = std::chrono::steady_clock::now();
-        std::atomic<bool> cancel{false};
-        const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
-        std::vector<std::string> out;
-        std::optional<search::EndingDecision> d;
-        try {
-            d = endings_.decide(pos, against, &cancel);
-        } catch (const tables::Cancelled&) {
-            out.push_back("info string ending not solved: stopped");
-        } catch (const std::exception& e) {
-            spdlog::error("ending not solved: {}", e.what());
-            out.push_back(errorLine(std::string("go: ending not solved: ") + e.what()));
-        }
-        search::Line line;
-        if (d) {
-            line.move = d->best;
-            line.pv = {d->best};
-            line.value = d->value;
-            line.exact = true;
-            // The value is W - L; what share of the rest is drawn the solution does not say.
-            const int w = static_cast<int>(std::lround(1000 * std::max(0.0, d->value)));
-            const int l = static_cast<int>(std::lround(1000 * std::max(0.0, -d->value)));
-            line.wdl = {w, 1000 - w - l, l};
-        } else {
-            // Stopped (or failed) before the solution: greedy's decision, at once.
-            line = staticLine(pos, search::baselineDecision(search::Baseline::Greedy, pos, rng),
-                              searcher_.tunables());
-        }
-        const auto time = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::steady_clock::now() - t0)
-                              .count();
-        const InfoStats stats{1, 1, time, 1, 0, 0, 0};
-        out.push_back(infoLine(stats, line, &pos));
-        out.push_back("bestmove " + pos.token(line.move));
-        return out;
-    });
+    startWorker(
+        Job::Search, [this, pos = pos_, against, rng, deadlineMs](std::stop_token stop) mutable {
+            const auto t0 = std::chrono::steady_clock::now();
+            std::atomic<bool> cancel{false};
+            std::atomic<bool> late{false};
+            const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
+            // The go's deadline ends the solution as a stop does: a solution takes seconds.
+            std::jthread clock;
+            if (deadlineMs > 0)
+                clock = std::jthread([&cancel, &late, deadlineMs](std::stop_token finished) {
+                    std::mutex m;
+                    std::condition_variable_any cv;
+                    std::unique_lock lock(m);
+                    (void)cv.wait_for(lock, finished, std::chrono::milliseconds(deadlineMs),
+                                      [] { return false; });
+                    if (finished.stop_requested()) return;
+                    late = true;
+                    cancel = true;
+                });
+            std::vector<std::string> out;
+            std::optional<search::EndingDecision> d;
+            try {
+                d = endings_.decide(pos, against, &cancel);
+            } catch (const tables::Cancelled&) {
+                out.push_back(late ? "info string ending not solved: out of time"
+                                   : "info string ending not solved: stopped");
+            } catch (const std::exception& e) {
+                spdlog::error("ending not solved: {}", e.what());
+                out.push_back(errorLine(std::string("go: ending not solved: ") + e.what()));
+            }
+            search::Line line;
+            if (d) {
+                line.move = d->best;
+                line.pv = {d->best};
+                line.value = d->value;
+                line.exact = true;
+                // The value is W - L; what share of the rest is drawn the solution does not say.
+                const int w = static_cast<int>(std::lround(1000 * std::max(0.0, d->value)));
+                const int l = static_cast<int>(std::lround(1000 * std::max(0.0, -d->value)));
+                line.wdl = {w, 1000 - w - l, l};
+            } else {
+                // Stopped (or failed) before the solution: greedy's decision, at once.
+                line = staticLine(pos, search::baselineDecision(search::Baseline::Greedy, pos, rng),
+                                  searcher_.tunables());
+            }
+            const auto time = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - t0)
+                                  .count();
+            const InfoStats stats{1, 1, time, 1, 0, 0, 0};
+            out.push_back(infoLine(stats, line, &pos));
+            out.push_back("bestmove " + pos.token(line.move));
+            return out;
+        });
 }
 
 void Engine::onGoPerft(const GoPerft& cmd) {

@@ -72,8 +72,9 @@ class Engine {
     void onBench(const Bench& cmd);
 
     void goWithoutSearch(PlayerKind player);
-    // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_.
-    void goEnding(search::Baseline against);
+    // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_;
+    // a solution still running at `deadlineMs` after the go (0: none) is given up as at a stop.
+    void goEnding(search::Baseline against, std::int64_t deadlineMs);
     // Opens the endgame tables again when the settings or the rules changed since (an error
     // line when the folder cannot be read) and hands them to the searcher. Not while a job
     // runs.

@@ -474,6 +474,12 @@ TEST_SUITE("session") {
         REQUIRE(stopped.size() == 3);
         CHECK(stopped[0] == "info string ending not solved: stopped");
         CHECK(stopped[2] != "bestmove none");
+        // Under a movetime far below a solution's seconds: given up at the deadline, greedy's
+        // decision at once.
+        const auto timed = e.go("go movetime 30");
+        REQUIRE(timed.size() == 3);
+        CHECK(timed[0] == "info string ending not solved: out of time");
+        CHECK(timed[2] != "bestmove none");
         CHECK(e.command("setoption name EndingsAgainst value none").empty());
     }
 
