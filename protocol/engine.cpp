@@ -508,38 +508,64 @@ void Engine::goWithoutSearch(PlayerKind player) {
     out_.lines({infoLine(stats, line, &pos_), "bestmove " + pos_.token(decision)});
 }
 
+namespace {
+
+// Sets a flag once `ms` milliseconds have passed (none for 0), on a thread of its own that
+// the destructor ends at once.
+class Deadline {
+  public:
+    Deadline(std::int64_t ms, std::atomic<bool>& flag) {
+        if (ms > 0)
+            clock_ = std::jthread([this, ms, &flag](std::stop_token done) { run(ms, flag, done); });
+    }
+    [[nodiscard]] const std::atomic<bool>& passed() const { return passed_; }
+
+  private:
+    void run(std::int64_t ms, std::atomic<bool>& flag, const std::stop_token& done) {
+        std::mutex m;
+        std::condition_variable_any cv;
+        std::unique_lock lock(m);
+        (void)cv.wait_for(lock, done, std::chrono::milliseconds(ms), [] { return false; });
+        if (done.stop_requested()) return;
+        passed_ = true;
+        flag = true;
+    }
+
+    std::atomic<bool> passed_{false};
+    std::jthread clock_;  // last: joined before passed_ goes
+};
+
+}  // namespace
+
+std::optional<search::EndingDecision> Engine::solveEnding(const Position& pos,
+                                                          search::Baseline against,
+                                                          const std::atomic<bool>& cancel,
+                                                          const std::atomic<bool>& late,
+                                                          std::vector<std::string>& out) {
+    try {
+        return endings_.decide(pos, against, &cancel);
+    } catch (const tables::Cancelled&) {
+        out.push_back(late ? "info string ending not solved: out of time"
+                           : "info string ending not solved: stopped");
+    } catch (const std::exception& e) {
+        spdlog::error("ending not solved: {}", e.what());
+        out.push_back(errorLine(std::string("go: ending not solved: ") + e.what()));
+    }
+    return std::nullopt;
+}
+
 void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs) {
     std::uint64_t rng = rng_;  // the fallback's own copy: rng_ is the input thread's
     startWorker(
         Job::Search, [this, pos = pos_, against, rng, deadlineMs](std::stop_token stop) mutable {
             const auto t0 = std::chrono::steady_clock::now();
             std::atomic<bool> cancel{false};
-            std::atomic<bool> late{false};
             const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
             // The go's deadline ends the solution as a stop does: a solution takes seconds.
-            std::jthread clock;
-            if (deadlineMs > 0)
-                clock = std::jthread([&cancel, &late, deadlineMs](std::stop_token finished) {
-                    std::mutex m;
-                    std::condition_variable_any cv;
-                    std::unique_lock lock(m);
-                    (void)cv.wait_for(lock, finished, std::chrono::milliseconds(deadlineMs),
-                                      [] { return false; });
-                    if (finished.stop_requested()) return;
-                    late = true;
-                    cancel = true;
-                });
+            const Deadline deadline(deadlineMs, cancel);
             std::vector<std::string> out;
-            std::optional<search::EndingDecision> d;
-            try {
-                d = endings_.decide(pos, against, &cancel);
-            } catch (const tables::Cancelled&) {
-                out.push_back(late ? "info string ending not solved: out of time"
-                                   : "info string ending not solved: stopped");
-            } catch (const std::exception& e) {
-                spdlog::error("ending not solved: {}", e.what());
-                out.push_back(errorLine(std::string("go: ending not solved: ") + e.what()));
-            }
+            const std::optional<search::EndingDecision> d =
+                solveEnding(pos, against, cancel, deadline.passed(), out);
             search::Line line;
             if (d) {
                 line.move = d->best;

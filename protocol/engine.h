@@ -75,6 +75,12 @@ class Engine {
     // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_;
     // a solution still running at `deadlineMs` after the go (0: none) is given up as at a stop.
     void goEnding(search::Baseline against, std::int64_t deadlineMs);
+    // goEnding's solution: the decision, or nothing and the line that says why (`late`: the
+    // deadline cancelled it).
+    std::optional<search::EndingDecision> solveEnding(const Position& pos, search::Baseline against,
+                                                      const std::atomic<bool>& cancel,
+                                                      const std::atomic<bool>& late,
+                                                      std::vector<std::string>& out);
     // Opens the endgame tables again when the settings or the rules changed since (an error
     // line when the folder cannot be read) and hands them to the searcher. Not while a job
     // runs.
