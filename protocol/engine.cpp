@@ -572,10 +572,9 @@ void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs) {
                 line.pv = {d->best};
                 line.value = d->value;
                 line.exact = true;
-                // The value is W - L; what share of the rest is drawn the solution does not say.
-                const int w = static_cast<int>(std::lround(1000 * std::max(0.0, d->value)));
-                const int l = static_cast<int>(std::lround(1000 * std::max(0.0, -d->value)));
-                line.wdl = {w, 1000 - w - l, l};
+                // The value is W - L; what share of the rest is drawn the solution does not
+                // say: all of it, as the least decisive reading.
+                line.wdl = eval::wdlFromDrawShare(d->value, 1);
             } else {
                 // Stopped (or failed) before the solution: greedy's decision, at once.
                 line = staticLine(pos, search::baselineDecision(search::Baseline::Greedy, pos, rng),

@@ -375,30 +375,31 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
     }
 }
 
-const PolicySets::Set* PolicySets::setOf(const Material& m) const {
-    if (m.a.size() > kMaxSide || m.b.size() > kMaxSide) return nullptr;
+const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
+                                        const std::vector<Creature>& two) const {
+    if (one.size() > kMaxSide || two.size() > kMaxSide) return nullptr;
+    const Material m{Army::of(one), Army::of(two)};
     const std::int32_t k = bySlot_[static_cast<std::size_t>(m.slot())];
     return k < 0 ? nullptr : &sets_[static_cast<std::size_t>(k)];
 }
 
-const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
-                                        const std::vector<Creature>& two) const {
-    if (one.size() > kMaxSide || two.size() > kMaxSide) return nullptr;
-    return setOf(Material{Army::of(one), Army::of(two)});
-}
-
 std::optional<double> PolicySets::value(const Position& pos) const {
-    if (pos.occupied().count() > kMaxPieces) return std::nullopt;
-    const Set* s =
-        setOf(Material{Army::of(pos.army(Player::One)), Army::of(pos.army(Player::Two))});
-    if (!s || s->values.empty()) return std::nullopt;
-    const auto i = locateState(s->material, s->layout, pos);
+    // place() finds the set's slot and the state at once (both sides present, at most
+    // three creatures each): no armies to build.
+    if (pos.isOver()) return std::nullopt;
+    const std::optional<Placement> at = place(pos, Orientation::AsGiven);
+    if (!at) return std::nullopt;
+    const std::int32_t k = bySlot_[static_cast<std::size_t>(at->slot)];
+    if (k < 0) return std::nullopt;
+    const Set& s = sets_[static_cast<std::size_t>(k)];
+    if (s.values.empty()) return std::nullopt;
+    const std::optional<std::uint32_t> i = s.layout.index(at->key);
     if (!i) return std::nullopt;
     const std::uint32_t q = pos.quiet();
-    if (q == 0) return s->values[*i];
-    const std::size_t at = static_cast<std::size_t>(q) * s->layout.size() + *i;
-    if (at >= s->counters.size()) return std::nullopt;
-    return static_cast<double>(s->counters[at]);
+    if (q == 0) return s.values[*i];
+    const std::size_t c = static_cast<std::size_t>(q) * s.layout.size() + *i;
+    if (c >= s.counters.size()) return std::nullopt;
+    return static_cast<double>(s.counters[c]);
 }
 
 }  // namespace dejarik::tables

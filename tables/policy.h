@@ -118,9 +118,6 @@ class PolicySets {
     [[nodiscard]] std::optional<double> value(const Position& pos) const;
 
   private:
-    // The set of `m`, or null.
-    [[nodiscard]] const Set* setOf(const Material& m) const;
-
     std::vector<Set> sets_;
     // sets_'s index by Material::slot() (each side of a set has three creatures at most),
     // -1 where none: value() is called at every node of four creatures or fewer of a search.
