@@ -425,7 +425,12 @@ void Engine::onGo(const Go& cmd) {
     limits.incMs = {cmd.inc1Ms.value_or(0), cmd.inc2Ms.value_or(0)};
     limits.infinite = cmd.infinite || !cmd.hasLimit();
     if (settings_.endingsAgainst && search::EndingPlayer::applies(pos_)) {
-        goEnding(*settings_.endingsAgainst, search::planTime(limits, pos_.decider()).hardMs);
+        // A solution takes seconds and the go's deadline ends it as a stop does; an ending
+        // already solved answers at once, without a clock.
+        const search::Baseline against = *settings_.endingsAgainst;
+        goEnding(against, endings_.solvedFor(pos_, against)
+                              ? 0
+                              : search::planTime(limits, pos_.decider()).hardMs);
         return;
     }
 
@@ -561,7 +566,6 @@ void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs) {
             const auto t0 = std::chrono::steady_clock::now();
             std::atomic<bool> cancel{false};
             const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
-            // The go's deadline ends the solution as a stop does: a solution takes seconds.
             const Deadline deadline(deadlineMs, cancel);
             std::vector<std::string> out;
             const std::optional<search::EndingDecision> d =

@@ -54,6 +54,12 @@ std::vector<Creature> sorted(std::vector<Creature> army) {
     return army;
 }
 
+// The decider as player 1: the colours swapped when it is player 2 (the events stay the
+// same, a swap moves no cell).
+Position deciderFirst(const Position& pos) {
+    return pos.decider() == Player::Two ? transform(pos, Transform{{}, true}) : pos;
+}
+
 }  // namespace
 
 bool EndingPlayer::applies(const Position& pos) {
@@ -66,15 +72,23 @@ bool EndingPlayer::applies(const Position& pos) {
     return n >= 3 && n <= tables::kMaxPieces;
 }
 
+bool EndingPlayer::holds(const Position& seen, Baseline against) const {
+    // The ending solved before holds every set its captures reach.
+    return last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
+           std::ranges::includes(last_->decider, sorted(seen.army(Player::One))) &&
+           std::ranges::includes(last_->other, sorted(seen.army(Player::Two)));
+}
+
+bool EndingPlayer::solvedFor(const Position& pos, Baseline against) const {
+    return applies(pos) && holds(deciderFirst(pos), against);
+}
+
 const tables::PolicySets& EndingPlayer::setsFor(const Position& seen, Baseline against,
                                                 const std::atomic<bool>* cancel, bool& solved) {
+    solved = false;
+    if (holds(seen, against)) return *last_->sets;
     const std::vector<Creature> mine = sorted(seen.army(Player::One));
     const std::vector<Creature> theirs = sorted(seen.army(Player::Two));
-    // The ending solved before holds every set its captures reach.
-    solved = false;
-    if (last_ && last_->rules == seen.rules().fingerprint() && last_->against == against &&
-        std::ranges::includes(last_->decider, mine) && std::ranges::includes(last_->other, theirs))
-        return *last_->sets;
     const tables::PolicyChoices policy = choicesModel(against);
     auto sets = std::make_unique<tables::PolicySets>(
         seen.rules(), mine, theirs, policy, tables::Objective::Result, kTolerance, 1, true, cancel);
@@ -86,10 +100,7 @@ const tables::PolicySets& EndingPlayer::setsFor(const Position& seen, Baseline a
 std::optional<EndingDecision> EndingPlayer::decide(const Position& pos, Baseline against,
                                                    const std::atomic<bool>* cancel) {
     if (!applies(pos)) return std::nullopt;
-    // The decider as player 1: the colours swapped when it is player 2 (the events stay
-    // the same, a swap moves no cell).
-    const bool swap = pos.decider() == Player::Two;
-    const Position seen = swap ? transform(pos, Transform{{}, true}) : pos;
+    const Position seen = deciderFirst(pos);
     EndingDecision out;
     const tables::PolicySets& sets = setsFor(seen, against, cancel, out.solved);
     EventList events;

@@ -35,6 +35,10 @@ class EndingPlayer {
     [[nodiscard]] std::optional<EndingDecision> decide(const Position& pos, Baseline against,
                                                        const std::atomic<bool>* cancel = nullptr);
 
+    // Whether decide() would answer `pos` from the sets it holds, without a solution (so at
+    // once, and never cancelled).
+    [[nodiscard]] bool solvedFor(const Position& pos, Baseline against) const;
+
   private:
     struct Solved {
         std::uint64_t rules = 0;
@@ -42,7 +46,9 @@ class EndingPlayer {
         std::vector<Creature> decider, other;  // the armies solved, the decider's first
         std::unique_ptr<tables::PolicySets> sets;
     };
-    // The sets that value `seen` (the decider as player 1), solved now if not already.
+    // Whether the sets solved last value `seen` (the decider as player 1).
+    [[nodiscard]] bool holds(const Position& seen, Baseline against) const;
+    // The sets that value `seen`, solved now if not already.
     const tables::PolicySets& setsFor(const Position& seen, Baseline against,
                                       const std::atomic<bool>* cancel, bool& solved);
 

@@ -83,10 +83,20 @@ TEST_SUITE("search") {
             REQUIRE(start);
             const Position pos = *start;
             search::EndingPlayer player;
+            CHECK_FALSE(player.solvedFor(pos, search::Baseline::Random));
             const auto first = player.decide(pos, search::Baseline::Random);
             REQUIRE(first);
             CHECK(first->solved);
-            CHECK_FALSE(player.decide(pos, search::Baseline::Random)->solved);  // remembered
+            // Remembered for this ending, and said so; not for another baseline or armies.
+            CHECK(player.solvedFor(pos, search::Baseline::Random));
+            CHECK_FALSE(player.solvedFor(pos, search::Baseline::Greedy));
+            const auto other =
+                Position::fromDfen(me == Player::One ? "./S.....m..L../............ 1 2 0 1"
+                                                     : "./S.....m..L../............ 2 2 0 1",
+                                   rules);
+            REQUIRE(other);
+            CHECK_FALSE(player.solvedFor(*other, search::Baseline::Random));
+            CHECK_FALSE(player.decide(pos, search::Baseline::Random)->solved);
             const double expected = (first->value + 1) / 2;
             constexpr int kGames = 1500;
             double exact = 0, random = 0;
