@@ -738,6 +738,20 @@ struct RootMove {
     bool bounded = false;       // value is only a bound (failed outside the window)
 };
 
+// What a stopped iteration (MultiPV 1) has shown, as Stockfish uses it: its first root
+// decision is the last iteration's best, searched with a full window; a later one that came
+// out above the window was valued exactly at the new depth, and above every one before it.
+// That decision, or nothing when none did. Without this, the time spent on the last,
+// unfinished iteration was lost: one action of depth costs five to ten times the nodes of
+// the one before, so a doubling of the time often finished no further iteration.
+std::optional<RootMove> betterInStoppedIteration(std::span<const RootMove> searched) {
+    const RootMove* top = nullptr;
+    for (const RootMove& rm : searched.subspan(std::min<std::size_t>(1, searched.size())))
+        if (!rm.bounded && (top == nullptr || rm.value > top->value)) top = &rm;
+    if (top == nullptr) return std::nullopt;
+    return *top;
+}
+
 }  // namespace
 
 double expectiminimax(const Position& pos, int depth, std::uint64_t& nodes) {
@@ -823,8 +837,8 @@ struct Searcher::Impl {
     void startHelpers(const Position& root, const EventList& legal, int maxDepth,
                       const Control& control);
     std::uint64_t stopHelpers();
-    bool searchIteration(Worker& main, const Position& root, int depth, int multiPv,
-                         std::vector<RootMove>& rootMoves, bool& solved);
+    std::size_t searchIteration(Worker& main, const Position& root, int depth, int multiPv,
+                                std::vector<RootMove>& rootMoves, bool& solved);
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
@@ -989,10 +1003,12 @@ std::uint64_t Searcher::Impl::stopHelpers() {
 }
 
 // One iteration over the root decisions, in the order of the last one. With MultiPV k the
-// best k get exact values and the rest are only shown to be worse. False when the search
-// was stopped before the iteration ended.
-bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int depth, int multiPv,
-                                     std::vector<RootMove>& rootMoves, bool& solved) {
+// best k get exact values and the rest are only shown to be worse. Returns how many root
+// decisions were searched to the end: all of them, or fewer when the search was stopped
+// (those first ones then hold this depth's values, unsorted, the rest the last depth's).
+std::size_t Searcher::Impl::searchIteration(Worker& main, const Position& root, int depth,
+                                            int multiPv, std::vector<RootMove>& rootMoves,
+                                            bool& solved) {
     const double sign = perspective(root.decider());
     solved = true;
     for (std::size_t i = 0; i < rootMoves.size(); ++i) {
@@ -1012,7 +1028,7 @@ bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int dep
         child.apply(rm.move);
         const std::uint64_t heuristicBefore = main.heuristicCount();
         const double v = main.search(child, childDepth(root, depth), alpha, beta, 1);
-        if (main.stopped()) return false;
+        if (main.stopped()) return i;
         const bool proven = main.heuristicCount() == heuristicBefore;
         rm.value = sign * v;
         rm.bounded = threshold > -kInfinity && rm.value <= threshold;
@@ -1021,7 +1037,7 @@ bool Searcher::Impl::searchIteration(Worker& main, const Position& root, int dep
     }
     std::stable_sort(rootMoves.begin(), rootMoves.end(),
                      [](const RootMove& x, const RootMove& y) { return x.value > y.value; });
-    return true;
+    return rootMoves.size();
 }
 
 // A root decision as it is handed out, in the deciding player's view, with the principal
@@ -1097,7 +1113,17 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     for (int depth = 1; depth <= maxDepth; ++depth) {
         main.resetSeldepth();
         bool solved = false;
-        if (!searchIteration(main, root, depth, multiPv, rootMoves, solved)) break;
+        const std::size_t searched = searchIteration(main, root, depth, multiPv, rootMoves, solved);
+        if (searched < rootMoves.size()) {
+            if (multiPv == 1)
+                if (const auto better = betterInStoppedIteration(
+                        std::span<const RootMove>(rootMoves).first(searched))) {
+                    const auto at = std::ranges::find(best, better->move, &RootMove::move);
+                    std::rotate(best.begin(), at, at + 1);
+                    best.front() = *better;
+                }
+            break;
+        }
         instability =
             nextInstability(instability, depth > 1 && !(rootMoves[0].move == best[0].move));
         best = rootMoves;
@@ -1143,8 +1169,8 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     const double sign = perspective(root.decider());
     for (int k = 0; k < multiPv && k < static_cast<int>(best.size()); ++k) {
         double value = best[k].value;
-        if (completedDepth == 0) {
-            // Stopped before one iteration finished: the static value after the decision.
+        if (value == -kInfinity) {
+            // Stopped before one decision was searched: the static value after it.
             Position child = root;
             child.apply(best[k].move);
             value =

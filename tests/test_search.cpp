@@ -390,6 +390,63 @@ TEST_CASE("limits, stop and threads") {
     }
 }
 
+// A search stopped in the middle of an iteration still answers what that iteration has
+// shown: a decision searched after the last iteration's best, and valued above it at the
+// new depth, is played (with that value). Swept over node limits (exact on one thread) that
+// stop the search inside its fourth iteration, on a kelly position whose best decision at
+// depth 4 is not the one of depth 3.
+TEST_CASE("a search stopped inside an iteration plays the decision it showed better") {
+    const Rules rules;
+    Searcher searcher;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    std::optional<Position> found;
+    Report three, four;
+    for (const Position& p : samplePositions(rules, 40, 4242)) {
+        searcher.clearHash();
+        three = searcher.run(p, depthLimit(3));
+        searcher.clearHash();
+        four = searcher.run(p, depthLimit(4));
+        if (three.best != four.best && four.nodes > 4 * three.nodes) {
+            found = p;
+            break;
+        }
+    }
+    REQUIRE(found);
+    const Position& pos = *found;
+    CAPTURE(pos.dfen());
+
+    Searcher ranked;  // every decision's exact value at depth 4
+    ranked.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 64});
+    const Report all = ranked.run(pos, depthLimit(4));
+    const auto valueAt4 = [&](Event e) {
+        const auto line = std::ranges::find(all.lines, e, &Line::move);
+        REQUIRE(line != all.lines.end());
+        return line->value;
+    };
+
+    int stoppedInFour = 0, switched = 0;
+    constexpr int kSteps = 60;
+    for (int k = 0; k < kSteps; ++k) {
+        Limits l;
+        l.nodes = three.nodes + (four.nodes - three.nodes) * static_cast<std::uint64_t>(k) / kSteps;
+        searcher.clearHash();
+        const Report r = searcher.run(pos, l);
+        CAPTURE(l.nodes);
+        REQUIRE(pos.isLegal(r.best));
+        if (r.depth != 3) continue;
+        ++stoppedInFour;
+        if (r.best == three.best) continue;
+        ++switched;
+        CHECK(valueAt4(r.best) > valueAt4(three.best));
+        CHECK(r.lines[0].value == doctest::Approx(valueAt4(r.best)).epsilon(1e-6));
+        CHECK(r.lines[0].pv.front() == r.best);
+    }
+    CHECK(stoppedInFour > kSteps / 2);
+    CHECK(switched > 0);
+    MESSAGE("node limits stopping the fourth iteration: "
+            << stoppedInFour << ", of them " << switched << " played its better decision");
+}
+
 // The searcher keeps its threads and their workers from search to search; what a search
 // finds must not depend on the searches before it. Each ruleset's Rules is built in the
 // same storage, so a worker that kept anything keyed by the Rules' address (its attack
