@@ -425,7 +425,7 @@ TEST_CASE("a search stopped inside an iteration plays the decision it showed bet
     };
 
     int stoppedInFour = 0, switched = 0;
-    constexpr int kSteps = 60;
+    constexpr int kSteps = 24;
     for (int k = 0; k < kSteps; ++k) {
         Limits l;
         l.nodes = three.nodes + (four.nodes - three.nodes) * static_cast<std::uint64_t>(k) / kSteps;
