@@ -378,8 +378,11 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
 const PolicySets::Set* PolicySets::find(const std::vector<Creature>& one,
                                         const std::vector<Creature>& two) const {
     if (one.size() > kMaxSide || two.size() > kMaxSide) return nullptr;
-    const Material m{Army::of(one), Army::of(two)};
-    const std::int32_t k = bySlot_[static_cast<std::size_t>(m.slot())];
+    return atSlot(Material{Army::of(one), Army::of(two)}.slot());
+}
+
+const PolicySets::Set* PolicySets::atSlot(int slot) const {
+    const std::int32_t k = bySlot_[static_cast<std::size_t>(slot)];
     return k < 0 ? nullptr : &sets_[static_cast<std::size_t>(k)];
 }
 
@@ -389,17 +392,15 @@ std::optional<double> PolicySets::value(const Position& pos) const {
     if (pos.isOver()) return std::nullopt;
     const std::optional<Placement> at = place(pos, Orientation::AsGiven);
     if (!at) return std::nullopt;
-    const std::int32_t k = bySlot_[static_cast<std::size_t>(at->slot)];
-    if (k < 0) return std::nullopt;
-    const Set& s = sets_[static_cast<std::size_t>(k)];
-    if (s.values.empty()) return std::nullopt;
-    const std::optional<std::uint32_t> i = s.layout.index(at->key);
+    const Set* s = atSlot(at->slot);
+    if (!s || s->values.empty()) return std::nullopt;
+    const std::optional<std::uint32_t> i = s->layout.index(at->key);
     if (!i) return std::nullopt;
     const std::uint32_t q = pos.quiet();
-    if (q == 0) return s.values[*i];
-    const std::size_t c = static_cast<std::size_t>(q) * s.layout.size() + *i;
-    if (c >= s.counters.size()) return std::nullopt;
-    return static_cast<double>(s.counters[c]);
+    if (q == 0) return s->values[*i];
+    const std::size_t c = static_cast<std::size_t>(q) * s->layout.size() + *i;
+    if (c >= s->counters.size()) return std::nullopt;
+    return static_cast<double>(s->counters[c]);
 }
 
 }  // namespace dejarik::tables

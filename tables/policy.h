@@ -118,6 +118,9 @@ class PolicySets {
     [[nodiscard]] std::optional<double> value(const Position& pos) const;
 
   private:
+    // The set at Material::slot() `slot`, or null.
+    [[nodiscard]] const Set* atSlot(int slot) const;
+
     std::vector<Set> sets_;
     // sets_'s index by Material::slot() (each side of a set has three creatures at most),
     // -1 where none: value() is called at every node of four creatures or fewer of a search.
