@@ -743,10 +743,13 @@ struct RootMove {
 // out above the window was valued exactly at the new depth, and above every one before it.
 // That decision, or nothing when none did. Without this, the time spent on the last,
 // unfinished iteration was lost: one action of depth costs five to ten times the nodes of
-// the one before, so a doubling of the time often finished no further iteration.
-std::optional<RootMove> betterInStoppedIteration(std::span<const RootMove> searched) {
+// the one before, so a doubling of the time often finished no further iteration. When no
+// iteration has finished (`first`), the first decision counts too: its value is the only
+// searched one there is, and without it the answer fell back on a static evaluation.
+std::optional<RootMove> betterInStoppedIteration(std::span<const RootMove> searched, bool first) {
     const RootMove* top = nullptr;
-    for (const RootMove& rm : searched.subspan(std::min<std::size_t>(1, searched.size())))
+    for (const RootMove& rm :
+         searched.subspan(first ? 0 : std::min<std::size_t>(1, searched.size())))
         if (!rm.bounded && (top == nullptr || rm.value > top->value)) top = &rm;
     if (top == nullptr) return std::nullopt;
     return *top;
@@ -1117,7 +1120,8 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
         if (searched < rootMoves.size()) {
             if (multiPv == 1)
                 if (const auto better = betterInStoppedIteration(
-                        std::span<const RootMove>(rootMoves).first(searched))) {
+                        std::span<const RootMove>(rootMoves).first(searched),
+                        completedDepth == 0)) {
                     const auto at = std::ranges::find(best, better->move, &RootMove::move);
                     std::rotate(best.begin(), at, at + 1);
                     best.front() = *better;

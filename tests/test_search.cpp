@@ -447,6 +447,48 @@ TEST_CASE("a search stopped inside an iteration plays the decision it showed bet
             << stoppedInFour << ", of them " << switched << " played its better decision");
 }
 
+// A search stopped inside its first iteration has no finished depth to fall back on: once
+// its first decision is searched, it answers with that decision's depth-1 value (before, it
+// answered a static evaluation). Kelly positions where the two differ, each stopped at once
+// (nothing searched: the static value) and one node before the first iteration ends.
+TEST_CASE("a search stopped inside its first iteration answers a searched value") {
+    const Rules rules;
+    Searcher searcher, ranked;
+    searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+    ranked.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 64});
+    int found = 0;
+    for (const Position& pos : samplePositions(rules, 40, 4343)) {
+        CAPTURE(pos.dfen());
+        searcher.clearHash();
+        const Report one = searcher.run(pos, depthLimit(1));
+        ranked.clearHash();
+        const Report all = ranked.run(pos, depthLimit(1));
+        if (all.lines.size() < 2) continue;
+        const auto valueAt1 = [&](Event e) {
+            const auto line = std::ranges::find(all.lines, e, &Line::move);
+            REQUIRE(line != all.lines.end());
+            return line->value;
+        };
+        Limits atOnce;
+        atOnce.nodes = 1;
+        searcher.clearHash();
+        const Report none = searcher.run(pos, atOnce);
+        REQUIRE(none.depth == 0);
+        REQUIRE(pos.isLegal(none.best));
+        if (none.lines[0].value == doctest::Approx(valueAt1(none.best)).epsilon(1e-9)) continue;
+        Limits late;
+        late.nodes = one.nodes - 1;
+        searcher.clearHash();
+        const Report r = searcher.run(pos, late);
+        REQUIRE(r.depth == 0);
+        CHECK(r.lines[0].value == doctest::Approx(valueAt1(r.best)).epsilon(1e-9));
+        CHECK(r.lines[0].pv.front() == r.best);
+        found += r.best == none.best;  // the first decision, unbeaten by those after it
+    }
+    CHECK(found > 0);
+    MESSAGE("first decisions answered with their searched value: " << found);
+}
+
 // The searcher keeps its threads and their workers from search to search; what a search
 // finds must not depend on the searches before it. Each ruleset's Rules is built in the
 // same storage, so a worker that kept anything keyed by the Rules' address (its attack
