@@ -14,32 +14,29 @@ namespace {
 constexpr double kTolerance = 1e-7;
 
 // The value, for player 1, of any position of the ending at any phase: finished games by
-// their result, chance nodes by their outcomes' weights, placements as their placer
-// decides (player 1 the best, the baseline each of its choices equally), decisions from
-// the solved sets at their quiet counter.
-double valueOf(const Position& pos, const tables::PolicySets& sets, Baseline against) {
+// their result, chance nodes by their outcomes' weights, placements as the solution weighs
+// them (tables::choicesAt: player 1 the best, the baseline each of its choices equally),
+// decisions from the solved sets at their quiet counter.
+double valueOf(const Position& pos, const tables::PolicySets& sets,
+               const tables::PolicyChoices& policy) {
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
-    EventList events;
     switch (pos.phase()) {
         case Phase::Outcome:
             return *expectOverOutcomes(pos, [&](const Position& after) {
-                return std::optional<double>(valueOf(after, sets, against));
+                return std::optional<double>(valueOf(after, sets, policy));
             });
         case Phase::Placement: {
+            const auto [events, weight] = tables::choicesAt(pos, policy);
             const bool mine = pos.decider() == Player::One;
-            if (mine)
-                pos.generate(events);
-            else
-                baselineChoices(against, pos, events);
             double best = -std::numeric_limits<double>::infinity(), sum = 0;
             for (const Event q : events) {
                 Position placed = pos;
                 placed.apply(q);
-                const double v = valueOf(placed, sets, against);
+                const double v = valueOf(placed, sets, policy);
                 best = std::max(best, v);
                 sum += v;
             }
-            return mine ? best : sum / events.size();
+            return mine ? best : sum * weight;
         }
         case Phase::Decision:
             if (const auto v = sets.value(pos)) return *v;
@@ -103,13 +100,14 @@ std::optional<EndingDecision> EndingPlayer::decide(const Position& pos, Baseline
     const Position seen = deciderFirst(pos);
     EndingDecision out;
     const tables::PolicySets& sets = setsFor(seen, against, cancel, out.solved);
+    const tables::PolicyChoices policy = choicesModel(against);
     EventList events;
     seen.generate(events);
     double best = -std::numeric_limits<double>::infinity();
     for (const Event e : events) {
         Position child = seen;
         child.apply(e);
-        const double v = valueOf(child, sets, against);
+        const double v = valueOf(child, sets, policy);
         if (v > best) {
             best = v;
             out.best = e;

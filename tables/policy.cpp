@@ -46,6 +46,18 @@ std::optional<std::uint32_t> locateState(const Material& material, const Layout&
     return layout.index(at->key);
 }
 
+WeightedChoices choicesAt(const Position& pos, const PolicyChoices& policy) {
+    WeightedChoices c;
+    const bool isMaximiser = pos.decider() == Player::One;
+    if (isMaximiser)
+        pos.generate(c.events);
+    else
+        policy(pos, c.events);
+    if (c.events.empty()) throw std::logic_error("tables: no decision at " + pos.dfen());
+    if (!isMaximiser) c.weight = 1.0 / c.events.size();
+    return c;
+}
+
 struct PolicySolver::Impl {
     // Player 1's placements keep the best of a group (`fixed`: the best that ends the game,
     // NaN if none); the fixed player's are weighed (`fixed`: the weighted sum of those that
@@ -104,20 +116,6 @@ struct PolicySolver::Impl {
                                  " captures into is missing: " + pos.dfen());
     }
 
-    // The weighted choices of whoever decides at `pos`: every legal decision at weight 1
-    // for player 1 (who takes the best), the fixed player's at 1 / their number.
-    std::pair<EventList, double> choices(const Position& pos, bool isMaximiser) const {
-        EventList events;
-        if (isMaximiser)
-            pos.generate(events);
-        else
-            policy(pos, events);
-        if (events.empty())
-            throw std::logic_error("tables: no decision at " + pos.dfen() + " in " +
-                                   material.name());
-        return {events, isMaximiser ? 1.0 : 1.0 / events.size()};
-    }
-
     std::uint32_t buildAttack(const Position& pos, Event attack, const SmallerSets& smaller) {
         const int pieces = pos.occupied().count();
         Position pending = pos;
@@ -148,7 +146,7 @@ struct PolicySolver::Impl {
             } else {
                 g.maximiser = after.decider() == Player::One;
                 g.fixed = g.maximiser ? kNone : 0.0;
-                const auto [placements, w] = choices(after, g.maximiser);
+                const auto [placements, w] = choicesAt(after, policy);
                 for (const Event q : placements) {
                     Position placed = after;
                     placed.apply(q);
@@ -195,7 +193,7 @@ struct PolicySolver::Impl {
             const bool isMax = pos->sideToMove() == Player::One;
             maximiser[i] = isMax;
             fixed[i] = isMax ? kNone : 0.0;
-            const auto [events, w] = choices(*pos, isMax);
+            const auto [events, w] = choicesAt(*pos, policy);
             std::vector<std::pair<std::uint32_t, double>> moves;
             for (const Event e : events) {
                 if (e.kind() == EventKind::Attack) {

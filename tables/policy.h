@@ -38,6 +38,16 @@ namespace dejarik::tables {
 // equally likely (a decision listed twice weighs twice).
 using PolicyChoices = std::function<void(const Position&, EventList&)>;
 
+// Whoever decides at a decision or placement point of a solution against a fixed player:
+// player 1 (who takes the best) every legal decision, each at weight 1; the fixed player
+// its choices, each at 1 / their number.
+struct WeightedChoices {
+    EventList events;
+    double weight = 1;
+};
+// Throws std::logic_error when there is no choice.
+[[nodiscard]] WeightedChoices choicesAt(const Position& pos, const PolicyChoices& policy);
+
 // What a value measures, for player 1.
 enum class Objective : std::uint8_t {
     Result,  // player 1's chance to win less player 2's: a draw is 0

@@ -289,6 +289,30 @@ TEST_SUITE("tables") {
         CHECK_FALSE(tables::locateState(m, layout, *four));
     }
 
+    TEST_CASE("choicesAt gives player 1 every decision and the fixed player its own, weighed") {
+        const Rules rules = rulesOf(Ruleset::Holochess);
+        const auto mine = Position::fromDfen("./SG........mh/............ 1 2 0 1", rules);
+        const auto theirs = Position::fromDfen("./SG........mh/............ 2 2 0 1", rules);
+        REQUIRE(mine);
+        REQUIRE(theirs);
+        REQUIRE(mine->decider() == Player::One);
+        REQUIRE(theirs->decider() == Player::Two);
+        EventList legal;
+        mine->generate(legal);
+        const tables::WeightedChoices one = tables::choicesAt(*mine, attackTwice);
+        CHECK(one.events.size() == legal.size());
+        CHECK(one.weight == 1.0);
+        EventList twice;
+        attackTwice(*theirs, twice);
+        theirs->generate(legal);
+        REQUIRE(twice.size() > legal.size());  // its attacks listed twice
+        const tables::WeightedChoices two = tables::choicesAt(*theirs, attackTwice);
+        CHECK(two.events.size() == twice.size());
+        CHECK(two.weight == doctest::Approx(1.0 / twice.size()));
+        CHECK_THROWS_AS((void)tables::choicesAt(*theirs, [](const Position&, EventList&) {}),
+                        std::logic_error);
+    }
+
     TEST_CASE("the solver refuses rules without the quiet draw or with CentreWin") {
         for (const auto& rules :
              {rulesOf(Ruleset::Holochess, {"DrawTurns=0"}), rulesOf(Ruleset::DalsianClassic)})
