@@ -36,12 +36,20 @@ void mergeWeighted(std::vector<std::pair<std::uint32_t, double>>& items) {
     items.resize(out);
 }
 
+// Where a live position stands among the sets as it is given (side A as player 1, as the
+// solutions keep it): its set's slot and its key in that set's layout; nothing for a
+// position no set holds or a finished game, a quiet draw too (which place() does not see:
+// the minimax tables ignore the counter, these solutions do not).
+std::optional<Placement> placedAsGiven(const Position& pos) {
+    if (pos.isOver()) return std::nullopt;
+    return place(pos, Orientation::AsGiven);
+}
+
 }  // namespace
 
 std::optional<std::uint32_t> locateState(const Material& material, const Layout& layout,
                                          const Position& pos) {
-    if (pos.isOver()) return std::nullopt;
-    const std::optional<Placement> at = place(pos, Orientation::AsGiven);
+    const std::optional<Placement> at = placedAsGiven(pos);
     if (!at || at->slot != material.slot()) return std::nullopt;
     return layout.index(at->key);
 }
@@ -385,10 +393,9 @@ const PolicySets::Set* PolicySets::atSlot(int slot) const {
 }
 
 std::optional<double> PolicySets::value(const Position& pos) const {
-    // place() finds the set's slot and the state at once (both sides present, at most
-    // three creatures each): no armies to build.
-    if (pos.isOver()) return std::nullopt;
-    const std::optional<Placement> at = place(pos, Orientation::AsGiven);
+    // The set's slot and the state at once (both sides present, at most three creatures
+    // each): no armies to build.
+    const std::optional<Placement> at = placedAsGiven(pos);
     if (!at) return std::nullopt;
     const Set* s = atSlot(at->slot);
     if (!s || s->values.empty()) return std::nullopt;

@@ -287,6 +287,17 @@ TEST_SUITE("tables") {
         const auto four = Position::fromDfen("./SG........mh/............ 1 2 0 1", rules);
         REQUIRE(four);
         CHECK_FALSE(tables::locateState(m, layout, *four));
+        // The same board at the quiet draw: a finished game, though the minimax tables'
+        // place() (which ignores the counter) would still find it.
+        std::string dfen = tables::stateDfen(m, layout, 17);
+        const auto quiet = dfen.rfind(" 0 1");
+        REQUIRE(quiet != std::string::npos);
+        dfen.replace(quiet, 4, " " + std::to_string(2 * rules.drawTurns()) + " 99");
+        const auto drawn = Position::fromDfen(dfen, rules);
+        REQUIRE(drawn);
+        REQUIRE(drawn->isOver());
+        CHECK(tables::place(*drawn, tables::Orientation::AsGiven));
+        CHECK_FALSE(tables::locateState(m, layout, *drawn));
     }
 
     TEST_CASE("choicesAt gives player 1 every decision and the fixed player its own, weighed") {
