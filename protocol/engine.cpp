@@ -428,9 +428,8 @@ void Engine::onGo(const Go& cmd) {
         // A solution takes seconds and the go's deadline ends it as a stop does; an ending
         // already solved answers at once, without a clock.
         const search::Baseline against = *settings_.endingsAgainst;
-        goEnding(against, endings_.solvedFor(pos_, against)
-                              ? 0
-                              : search::planTime(limits, pos_.decider()).hardMs);
+        const search::TimePlan plan = search::planTime(limits, pos_.decider());
+        goEnding(against, endings_.solvedFor(pos_, against) ? 0 : plan.hardMs, plan.untilStopped);
         return;
     }
 
@@ -540,6 +539,14 @@ class Deadline {
     std::jthread clock_;  // last: joined before passed_ goes
 };
 
+// Returns once `stop` is asked for.
+void waitForStop(const std::stop_token& stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    (void)cv.wait(lock, stop, [] { return false; });
+}
+
 }  // namespace
 
 std::optional<search::EndingDecision> Engine::solveEnding(const Position& pos,
@@ -559,39 +566,46 @@ std::optional<search::EndingDecision> Engine::solveEnding(const Position& pos,
     return std::nullopt;
 }
 
-void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs) {
+void Engine::goEnding(search::Baseline against, std::int64_t deadlineMs, bool untilStopped) {
     std::uint64_t rng = rng_;  // the fallback's own copy: rng_ is the input thread's
-    startWorker(
-        Job::Search, [this, pos = pos_, against, rng, deadlineMs](std::stop_token stop) mutable {
-            const auto t0 = std::chrono::steady_clock::now();
-            std::atomic<bool> cancel{false};
-            const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
-            const Deadline deadline(deadlineMs, cancel);
-            std::vector<std::string> out;
-            const std::optional<search::EndingDecision> d =
-                solveEnding(pos, against, cancel, deadline.passed(), out);
-            search::Line line;
-            if (d) {
-                line.move = d->best;
-                line.pv = {d->best};
-                line.value = d->value;
-                line.exact = true;
-                // The value is W - L; what share of the rest is drawn the solution does not
-                // say: all of it, as the least decisive reading.
-                line.wdl = eval::wdlFromDrawShare(d->value, 1);
-            } else {
-                // Stopped (or failed) before the solution: greedy's decision, at once.
-                line = staticLine(pos, search::baselineDecision(search::Baseline::Greedy, pos, rng),
-                                  searcher_.tunables());
-            }
-            const auto time = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - t0)
-                                  .count();
-            const InfoStats stats{1, 1, time, 1, 0, 0, 0};
-            out.push_back(infoLine(stats, line, &pos));
-            out.push_back("bestmove " + pos.token(line.move));
-            return out;
-        });
+    startWorker(Job::Search, [this, pos = pos_, against, rng, deadlineMs,
+                              untilStopped](std::stop_token stop) mutable {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::atomic<bool> cancel{false};
+        const std::stop_callback onStop(stop, [&cancel] { cancel = true; });
+        const Deadline deadline(deadlineMs, cancel);
+        std::vector<std::string> out;
+        const std::optional<search::EndingDecision> d =
+            solveEnding(pos, against, cancel, deadline.passed(), out);
+        search::Line line;
+        if (d) {
+            line.move = d->best;
+            line.pv = {d->best};
+            line.value = d->value;
+            line.exact = true;
+            // The value is W - L; what share of the rest is drawn the solution does not
+            // say: all of it, as the least decisive reading.
+            line.wdl = eval::wdlFromDrawShare(d->value, 1);
+        } else {
+            // Stopped (or failed) before the solution: greedy's decision, at once.
+            line = staticLine(pos, search::baselineDecision(search::Baseline::Greedy, pos, rng),
+                              searcher_.tunables());
+        }
+        const auto time = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count();
+        const InfoStats stats{1, 1, time, 1, 0, 0, 0};
+        out.push_back(infoLine(stats, line, &pos));
+        if (untilStopped) {
+            // `go infinite` (or a go without limits) answers only when told to stop, as
+            // the search does (PROTOCOL.md): the solution's lines now, the bestmove then.
+            out_.lines(out);
+            out.clear();
+            waitForStop(stop);
+        }
+        out.push_back("bestmove " + pos.token(line.move));
+        return out;
+    });
 }
 
 void Engine::onGoPerft(const GoPerft& cmd) {

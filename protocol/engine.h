@@ -74,7 +74,8 @@ class Engine {
     void goWithoutSearch(PlayerKind player);
     // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_;
     // a solution still running at `deadlineMs` after the go (0: none) is given up as at a stop.
-    void goEnding(search::Baseline against, std::int64_t deadlineMs);
+    // `untilStopped` (go infinite, or no limit): the bestmove waits for stop.
+    void goEnding(search::Baseline against, std::int64_t deadlineMs, bool untilStopped);
     // goEnding's solution: the decision, or nothing and the line that says why (`late`: the
     // deadline cancelled it).
     std::optional<search::EndingDecision> solveEnding(const Position& pos, search::Baseline against,

@@ -461,6 +461,16 @@ TEST_SUITE("session") {
         CHECK(std::stoi(field(lines[0], "ev")) > 0);
         CHECK(lines[1].starts_with("bestmove "));
         CHECK(lines[1] != "bestmove none");
+        // `go infinite` answers only when told to stop, as a search does: the solved line at
+        // once, the bestmove after stop (before, both at once).
+        e.send("go infinite");
+        const auto shown = e.until("info depth");
+        CHECK(shown.back().find(" exact pv ") != std::string::npos);
+        CHECK(countIf(e.sync(), "bestmove") == 0);
+        e.send("stop");
+        const auto answered = e.until("bestmove");
+        REQUIRE(answered.size() == 1);
+        CHECK(answered[0] == lines[1]);
         // Five creatures: searched as always (nodes beyond the root).
         e.command("position dfen ./SN....m..G../.......t.... 1 2 0 1");
         const auto searched = e.go("go depth 2");
