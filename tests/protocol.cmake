@@ -31,6 +31,15 @@ add_dependencies(protocol-threads-tests dejarik)
 add_test(NAME protocol-threads COMMAND protocol-threads-tests)
 set_tests_properties(protocol-threads PROPERTIES LABELS threads)
 
+# The libFuzzer targets' entry points over their seed corpus, in every build (tests/fuzz/
+# replay.cpp): they compile and their checks hold without clang's libFuzzer.
+foreach(target line dfen)
+  add_executable(fuzz-replay-${target} fuzz/fuzz_${target}.cpp fuzz/replay.cpp)
+  target_link_libraries(fuzz-replay-${target} PRIVATE protocol core)
+  add_test(NAME fuzz-corpus-${target}
+    COMMAND fuzz-replay-${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${target})
+endforeach()
+
 option(DEJARIK_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 if(DEJARIK_FUZZ)
   foreach(target line dfen)

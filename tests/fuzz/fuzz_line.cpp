@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "command.h"
+#include "perft.h"
 
 using namespace dejarik::protocol;
 
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (go->nodes && *go->nodes == 0) std::abort();
     }
     if (const auto* perft = std::get_if<GoPerft>(&command))
-        if (perft->depth < 0 || perft->depth > kMaxPerftDepth) std::abort();
+        if (perft->depth < 0 || perft->depth > dejarik::kMaxPerftDepth) std::abort();
     if (const auto* option = std::get_if<SetOption>(&command))
         if (option->name.empty() || (option->value && option->value->empty())) std::abort();
     if (std::holds_alternative<Empty>(command) && !tokenize(line).empty()) std::abort();

@@ -15,20 +15,13 @@ cmake --build "$build" --target fuzz-line fuzz-dfen -j2 > "$build.build.log" 2>&
   { tail -n 30 "$build.build.log"; exit 1; }
 
 corpus=$build/corpus
-mkdir -p "$corpus/line" "$corpus/dfen"
-# Seeds: real protocol lines, and DFENs with events of the reference positions (the first
-# byte picks the rule set).
-printf 'position startpos moves c2-b1\n' > "$corpus/line/1"
-printf 'go depth 6 nodes 100 movetime 5 time1 1 time2 2 inc1 3 inc2 4 infinite' > "$corpus/line/2"
-printf 'setoption name Clear Hash' > "$corpus/line/3"
-printf 'position dfen S/Hk...mN....l/tG.........g 1 2 0 1 moves axb2 counterpush a-b3' > "$corpus/line/4"
-printf 'go perft 3' > "$corpus/line/5"
-printf 'odds b4xa' > "$corpus/line/6"
-printf '\x00S/Hk...mN....l/tG.........g 1 2 0 1|axb2 counterpush a-b3' > "$corpus/dfen/1"
-printf '\x01N/..k........./...G....mt.. 1 2 0 9 2/2|a-b1' > "$corpus/dfen/2"
-printf '\x02./t....s....../Hg..mNl....k 1 2 0 1|pass pass' > "$corpus/dfen/3"
-printf '\x03./L..m.....t../...S..G..k.. 1 2 0 1|b1-b7' > "$corpus/dfen/4"
-printf '\x04./Sn........../.....H..t... 1 2 78 79|b1-b12' > "$corpus/dfen/5"
+# Seeds: the checked-in corpus (tests/fuzz/corpus: real protocol lines, and DFENs with events
+# of the reference positions, whose first byte picks the rule set), which every build's
+# ctest also replays (fuzz-corpus-line, fuzz-corpus-dfen); what libFuzzer finds stays here.
+for target in line dfen; do
+  mkdir -p "$corpus/$target"
+  cp "$root/tests/fuzz/corpus/$target/"* "$corpus/$target/"
+done
 
 for target in line dfen; do
   echo "== fuzz-$target for ${seconds}s"
