@@ -26,8 +26,7 @@ double valueOf(const Position& pos, const tables::PolicySets& sets,
                 return std::optional<double>(valueOf(after, sets, policy));
             });
         case Phase::Placement: {
-            const auto [events, weight] = tables::choicesAt(pos, policy);
-            const bool mine = pos.decider() == Player::One;
+            const auto [events, weight, mine] = tables::choicesAt(pos, policy);
             double best = -std::numeric_limits<double>::infinity(), sum = 0;
             for (const Event q : events) {
                 Position placed = pos;

@@ -56,13 +56,13 @@ std::optional<std::uint32_t> locateState(const Material& material, const Layout&
 
 WeightedChoices choicesAt(const Position& pos, const PolicyChoices& policy) {
     WeightedChoices c;
-    const bool isMaximiser = pos.decider() == Player::One;
-    if (isMaximiser)
+    c.maximiser = pos.decider() == Player::One;
+    if (c.maximiser)
         pos.generate(c.events);
     else
         policy(pos, c.events);
     if (c.events.empty()) throw std::logic_error("tables: no decision at " + pos.dfen());
-    if (!isMaximiser) c.weight = 1.0 / c.events.size();
+    if (!c.maximiser) c.weight = 1.0 / c.events.size();
     return c;
 }
 
@@ -152,9 +152,9 @@ struct PolicySolver::Impl {
             if (after.phase() == Phase::Decision) {  // a blocked push that removes nothing
                 next.emplace_back(locateHere(after), 1.0);
             } else {
-                g.maximiser = after.decider() == Player::One;
+                const auto [placements, w, isMax] = choicesAt(after, policy);
+                g.maximiser = isMax;
                 g.fixed = g.maximiser ? kNone : 0.0;
-                const auto [placements, w] = choicesAt(after, policy);
                 for (const Event q : placements) {
                     Position placed = after;
                     placed.apply(q);
@@ -198,10 +198,9 @@ struct PolicySolver::Impl {
             if (!pos || pos->isOver())
                 throw std::logic_error("tables: state " + std::to_string(i) + " of " +
                                        material.name() + " is not a live position " + error);
-            const bool isMax = pos->sideToMove() == Player::One;
+            const auto [events, w, isMax] = choicesAt(*pos, policy);
             maximiser[i] = isMax;
             fixed[i] = isMax ? kNone : 0.0;
-            const auto [events, w] = choicesAt(*pos, policy);
             std::vector<std::pair<std::uint32_t, double>> moves;
             for (const Event e : events) {
                 if (e.kind() == EventKind::Attack) {

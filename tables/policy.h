@@ -44,6 +44,7 @@ using PolicyChoices = std::function<void(const Position&, EventList&)>;
 struct WeightedChoices {
     EventList events;
     double weight = 1;
+    bool maximiser = true;  // player 1 decides (takes the best); else the fixed player
 };
 // Throws std::logic_error when there is no choice.
 [[nodiscard]] WeightedChoices choicesAt(const Position& pos, const PolicyChoices& policy);

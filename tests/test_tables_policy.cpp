@@ -313,6 +313,7 @@ TEST_SUITE("tables") {
         const tables::WeightedChoices one = tables::choicesAt(*mine, attackTwice);
         CHECK(one.events.size() == legal.size());
         CHECK(one.weight == 1.0);
+        CHECK(one.maximiser);
         EventList twice;
         attackTwice(*theirs, twice);
         theirs->generate(legal);
@@ -320,6 +321,7 @@ TEST_SUITE("tables") {
         const tables::WeightedChoices two = tables::choicesAt(*theirs, attackTwice);
         CHECK(two.events.size() == twice.size());
         CHECK(two.weight == doctest::Approx(1.0 / twice.size()));
+        CHECK_FALSE(two.maximiser);
         CHECK_THROWS_AS((void)tables::choicesAt(*theirs, [](const Position&, EventList&) {}),
                         std::logic_error);
     }
