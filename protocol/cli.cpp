@@ -397,8 +397,9 @@ int runOdds(const std::vector<std::string>& args) {
         "other.\n--race: the most any player can score from two armies (creature letters, e.g.\n"
         "GLNT KHMS), whatever both sides do; without armies, every split a deal makes.\n"
         "--against P: the same when the opponent is the baseline player P: it makes only the\n"
-        "attacks it would choose, but any attack where the armies allow it to be left without\n"
-        "a move; with --unboxed, never (games in which it always has a move).\n"
+        "attacks it would choose, and where the armies allow it to be left without a move, the\n"
+        "attacks it would then have to make (greedy, cautious: its best on some such board;\n"
+        "random: any); with --unboxed, never (games in which it always has a move).\n"
         "Options");
     addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
@@ -452,7 +453,7 @@ int runOdds(const std::vector<std::string>& args) {
                 throw UsageError{"--race takes two armies, player 1's and player 2's"};
             armies = Armies{parseArmy(race[0], rules), parseArmy(race[1], rules)};
         }
-        race::OpponentAttacks opponent;
+        race::Opponent opponent;
         std::optional<ExactEndings> exact;
         if (vm.count("against")) {
             const auto baseline = search::parseBaseline(against);

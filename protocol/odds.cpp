@@ -162,7 +162,7 @@ class SmallEndings {
 }  // namespace
 
 std::vector<std::string> raceLines(const Rules& rules, const std::optional<Armies>& armies,
-                                   const race::OpponentAttacks& opponent, race::Boxing boxing,
+                                   const race::Opponent& opponent, race::Boxing boxing,
                                    const std::optional<ExactEndings>& exact) {
     if (!race::materialDecides(rules)) return {};
     race::WithoutMoveCache withoutMove;

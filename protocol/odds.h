@@ -54,8 +54,7 @@ struct ExactEndings {
     int threads = 1;
 };
 [[nodiscard]] std::vector<std::string> raceLines(
-    const Rules& rules, const std::optional<Armies>& armies,
-    const race::OpponentAttacks& opponent = {},
+    const Rules& rules, const std::optional<Armies>& armies, const race::Opponent& opponent = {},
     race::Boxing boxing = race::Boxing::WhereArmiesAllow,
     const std::optional<ExactEndings>& exact = std::nullopt);
 

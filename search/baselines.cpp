@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 
 #include "attack.h"
@@ -214,10 +215,30 @@ bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker, Cre
     return false;
 }
 
-race::OpponentAttacks raceModel(Baseline player, const Rules& rules) {
-    return [player, &rules](Creature attacker, Creature defender) {
+race::Opponent raceModel(Baseline player, const Rules& rules) {
+    race::Opponent model;
+    model.mayChoose = [player, &rules](Creature attacker, Creature defender) {
         return mayChooseAttack(player, rules, attacker, defender);
     };
+    // Random declares any of a boxed-in side's attacks; greedy and cautious one of the best
+    // (bestChoices: cautious those at even odds first, if it has any).
+    if (player == Baseline::Random) return model;
+    model.forced = [player, &rules](Creature attacker, Creature defender) {
+        // Above any difference of two gains: the even-odds attacks come first.
+        constexpr double kEvenFirst = 1e3;
+        double low = std::numeric_limits<double>::infinity(), high = -low;
+        for (const bool boxedDefender : {false, true})
+            for (const bool boxedAttacker : {false, true}) {
+                const double gain =
+                    attackGain(rules, attacker, defender, {boxedDefender, boxedAttacker});
+                low = std::min(low, gain);
+                high = std::max(high, gain);
+            }
+        const double first =
+            player == Baseline::Cautious && evenOdds(rules, attacker, defender) ? kEvenFirst : 0;
+        return std::pair{low + first, high + first};
+    };
+    return model;
 }
 
 ChoicesModel choicesModel(Baseline player) {

@@ -45,8 +45,9 @@ void baselineChoices(Baseline player, const Position& pos, EventList& out);
 [[nodiscard]] bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker,
                                    Creature defender);
 
-// mayChooseAttack as race::bound's opponent model; `rules` must outlive it.
-[[nodiscard]] race::OpponentAttacks raceModel(Baseline player, const Rules& rules);
+// mayChooseAttack as race::bound's opponent model, with what `player` declares when it must
+// attack (greedy and cautious: bestChoices' values of the attacks); `rules` must outlive it.
+[[nodiscard]] race::Opponent raceModel(Baseline player, const Rules& rules);
 
 // baselineChoices as the fixed player of an exact solution (tables::PolicyChoices, whose
 // type this is: the tables do not know the baselines).

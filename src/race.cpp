@@ -1,7 +1,9 @@
 #include "race.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <limits>
 #include <vector>
 
 #include "board.h"
@@ -120,10 +122,83 @@ bool someBoard(std::vector<Cell>& cells, std::span<const int> steps, Bitboard oc
     return false;
 }
 
+// The number of boards forcedTargets walks: the side's first piece on one cell of each ring
+// (every board is a rotation of one of those), its others on any free cell in turn, and the
+// other side's pieces on any set of the remaining cells.
+double forcedBoards(int sidePieces, int others) {
+    double boards = 3;
+    int free = Cell::kCount - 1;
+    for (int i = 1; i < sidePieces; ++i)
+        boards *= free--;
+    for (int i = 0; i < others; ++i)
+        boards = boards * (free - i) / (i + 1);
+    return boards;
+}
+
+// The walk behind forcedTargets: each board's targets where the side has no path.
+class ForcedWalk {
+  public:
+    ForcedWalk(const Rules& rules, std::span<const int> steps, int others)
+        : rules_(rules), steps_(steps.begin(), steps.end()), others_(others) {}
+
+    std::set<ForcedTargets> run() {
+        placeSide(Bitboard());
+        return found_;
+    }
+
+  private:
+    void placeSide(Bitboard occupied) {
+        if (side_.size() == steps_.size()) return placeOthers(occupied, 0);
+        const Bitboard choices = side_.empty()
+                                     ? Bitboard::of(Cell::centre()) | Bitboard::of(Cell::inner(1)) |
+                                           Bitboard::of(Cell::outer(1))
+                                     : ~occupied;
+        for (const Cell c : choices) {
+            side_.push_back(c);
+            placeSide(occupied | Bitboard::of(c));
+            side_.pop_back();
+        }
+    }
+
+    // The other side's pieces go on cells above `from`, in increasing order: each set once.
+    void placeOthers(Bitboard occupied, int from) {
+        if (static_cast<int>(othersCells_.size()) == others_) return record(occupied);
+        for (int i = from; i < Cell::kCount; ++i) {
+            if (occupied.has(Cell(i))) continue;
+            othersCells_.push_back(Cell(i));
+            placeOthers(occupied | Bitboard::of(Cell(i)), i + 1);
+            othersCells_.pop_back();
+        }
+    }
+
+    void record(Bitboard occupied) {
+        const Bitboard empty = ~occupied;
+        for (std::size_t i = 0; i < side_.size(); ++i)
+            if (movegen::destinations(side_[i], steps_[i], empty, rules_.centreStraight()).any())
+                return;
+        ForcedTargets targets;
+        for (const Cell c : othersCells_) {
+            std::uint8_t attackers = 0;
+            for (std::size_t i = 0; i < side_.size(); ++i)
+                if (movegen::attackTargets(side_[i], Bitboard::of(c), rules_).has(c))
+                    attackers |= static_cast<std::uint8_t>(1u << i);
+            targets.push_back(attackers);
+        }
+        std::ranges::sort(targets);
+        found_.insert(std::move(targets));
+    }
+
+    const Rules& rules_;
+    std::vector<int> steps_;
+    int others_;
+    std::vector<Cell> side_, othersCells_;
+    std::set<ForcedTargets> found_;
+};
+
 class Race {
   public:
     Race(const Rules& rules, std::span<const Creature> own, std::span<const Creature> other,
-         const OpponentAttacks& opponent, Boxing boxing, WithoutMoveCache& withoutMove,
+         const Opponent& opponent, Boxing boxing, WithoutMoveCache& withoutMove,
          const KnownArmies& known)
         : rules_(rules),
           opponent_(opponent),
@@ -166,9 +241,8 @@ class Race {
             best.win = std::max(best.win, q * w.win + (1 - q) * l.win);
         };
         const bool boxable = std::popcount(own) + std::popcount(other) > kFewestNeighbours;
-        // Where the other side may be left without a move, any of its attacks may be forced.
-        const bool modelHolds = !opponent_ || boxing_ == Boxing::Never ||
-                                !mayBeLeftWithoutMove(other, std::popcount(own));
+        // forced[j] >> i & 1: the other side's piece j may be made to attack the player's i.
+        const std::array<unsigned, kMaxArmy> forced = forcedAttacks(own, other);
         for (std::size_t i = 0; i < own_.size(); ++i) {
             if (!(own >> i & 1)) continue;
             for (std::size_t j = 0; j < other_.size(); ++j) {
@@ -176,7 +250,9 @@ class Race {
                 const unsigned ownLoss = own & ~(1u << i), otherLoss = other & ~(1u << j);
                 if (const auto q = attackerWins(rules_, own_[i], other_[j], boxable))
                     consider(*q, ownLoss, otherLoss);
-                if (modelHolds && opponent_ && !opponent_(other_[j], own_[i])) continue;
+                if (opponent_.mayChoose && !opponent_.mayChoose(other_[j], own_[i]) &&
+                    !(forced[j] >> i & 1))
+                    continue;
                 if (const auto q = defenderWins(rules_, other_[j], own_[i], boxable))
                     consider(*q, ownLoss, otherLoss);
             }
@@ -192,12 +268,56 @@ class Race {
         return out;
     }
 
-    bool mayBeLeftWithoutMove(unsigned other, int ownCount) {
-        return withoutMove_(rules_, members(other_, other), ownCount);
+    static std::vector<std::size_t> indices(unsigned mask) {
+        std::vector<std::size_t> out;
+        for (unsigned m = mask; m != 0; m &= m - 1)
+            out.push_back(static_cast<std::size_t>(std::countr_zero(m)));
+        return out;
+    }
+
+    // The attacks of the other side's pieces (`other`) on the player's (`own`) that a model
+    // lets happen because that side, left without a move, must attack: none where it cannot
+    // be left so (or the bound leaves boxing out); with a preference, the attacks it values
+    // best (within the preference's range) on some board without a move, for some order of
+    // the player's pieces on that board's cells; without one, or when the boards are too many
+    // to walk, every attack.
+    std::array<unsigned, kMaxArmy> forcedAttacks(unsigned own, unsigned other) {
+        std::array<unsigned, kMaxArmy> forced{};
+        if (!opponent_.mayChoose || boxing_ == Boxing::Never) return forced;
+        const int ownCount = std::popcount(own);
+        if (!withoutMove_(rules_, members(other_, other), ownCount)) return forced;
+        const std::optional<std::set<ForcedTargets>>* boards =
+            opponent_.forced ? &withoutMove_.targets(rules_, members(other_, other), ownCount)
+                             : nullptr;
+        if (!boards || !*boards) {
+            forced.fill(own);
+            return forced;
+        }
+        const std::vector<std::size_t> js = indices(other);
+        std::vector<std::size_t> is = indices(own);
+        for (const ForcedTargets& targets : **boards) {
+            // Every order of the player's pieces on the cells; `is` comes back sorted.
+            do {
+                double bestLow = -std::numeric_limits<double>::infinity();
+                for (std::size_t c = 0; c < targets.size(); ++c)
+                    for (std::size_t k = 0; k < js.size(); ++k)
+                        if (targets[c] >> k & 1)
+                            bestLow = std::max(bestLow,
+                                               opponent_.forced(other_[js[k]], own_[is[c]]).first);
+                constexpr double kTolerance = 1e-9;  // wider than the baselines' own ties
+                for (std::size_t c = 0; c < targets.size(); ++c)
+                    for (std::size_t k = 0; k < js.size(); ++k)
+                        if ((targets[c] >> k & 1) &&
+                            opponent_.forced(other_[js[k]], own_[is[c]]).second >=
+                                bestLow - kTolerance)
+                            forced[js[k]] |= 1u << is[c];
+            } while (std::next_permutation(is.begin(), is.end()));
+        }
+        return forced;
     }
 
     const Rules& rules_;
-    const OpponentAttacks& opponent_;
+    const Opponent& opponent_;
     const KnownArmies& known_;
     Boxing boxing_;
     WithoutMoveCache& withoutMove_;
@@ -224,6 +344,25 @@ bool WithoutMoveCache::operator()(const Rules& rules, std::span<const Creature> 
     return at->second;
 }
 
+std::optional<std::set<ForcedTargets>> forcedTargets(const Rules& rules,
+                                                     std::span<const Creature> side, int others) {
+    if (side.empty() || side.size() > 8 || others < 0) return std::set<ForcedTargets>{};
+    if (static_cast<int>(side.size()) + others > Cell::kCount) return std::set<ForcedTargets>{};
+    if (forcedBoards(static_cast<int>(side.size()), others) > kMaxForcedBoards) return std::nullopt;
+    const std::vector<int> steps = movements(rules, side);
+    return ForcedWalk(rules, steps, others).run();
+}
+
+const std::optional<std::set<ForcedTargets>>& WithoutMoveCache::targets(
+    const Rules& rules, std::span<const Creature> side, int others) {
+    const auto [at, added] =
+        targets_.try_emplace({movements(rules, side), others, rules.centreStraight(),
+                              rules.safeOuterOrbit(), rules.kingOfTheCentre()},
+                             std::nullopt);
+    if (added) at->second = forcedTargets(rules, side, others);
+    return at->second;
+}
+
 std::string armyText(const Rules& rules, std::span<const Creature> army, Player owner) {
     std::string s;
     for (const Creature c : army)
@@ -236,8 +375,8 @@ bool materialDecides(const Rules& rules) {
 }
 
 std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
-                           std::span<const Creature> other, const OpponentAttacks& opponent,
-                           Boxing boxing, WithoutMoveCache* cache, const KnownArmies& known) {
+                           std::span<const Creature> other, const Opponent& opponent, Boxing boxing,
+                           WithoutMoveCache* cache, const KnownArmies& known) {
     if (!materialDecides(rules)) return std::nullopt;
     if (own.empty() || other.empty()) return std::nullopt;
     if (own.size() > kMaxArmy || other.size() > kMaxArmy) return std::nullopt;

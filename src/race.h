@@ -17,9 +17,11 @@
 // reach that goal from those armies.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <tuple>
@@ -42,11 +44,42 @@ struct Bound {
 // that side has a legal move: an opponent model. Empty: every attack, whoever the opponent.
 using OpponentAttacks = std::function<bool(Creature attacker, Creature defender)>;
 
+// How the other side picks its attack when it has no legal move and must attack (RULES §4):
+// it declares one of the attacks it values best, and this is the range [low, high] of the
+// value it may put on an attack of `attacker` on `defender`, over the boards it could stand
+// on. Empty: it may declare any of them.
+using ForcedPreference =
+    std::function<std::pair<double, double>(Creature attacker, Creature defender)>;
+
+// An opponent model: no `mayChoose`, no model (every attack may happen).
+struct Opponent {
+    OpponentAttacks mayChoose;
+    ForcedPreference forced;
+};
+
+// The attacks a side left without a legal move may declare on one board: for each piece of
+// the other side, the pieces of the side (a bit each, in the side's order) that can attack
+// it; sorted, since the other side's pieces may stand in any order.
+using ForcedTargets = std::vector<std::uint8_t>;
+
 // A side left without a move must attack whatever the odds (RULES §4). Under a model the
-// bound either lets every attack of the other side happen wherever the armies allow that
+// bound either lets the other side's forced attacks happen wherever the armies allow that
 // side to be left without a move (canBeLeftWithoutMove), and so holds in every game against
 // the model; or never, and holds for the games in which the player never boxes it in so.
+// Which forced attacks: with the model's ForcedPreference, those it values best on some
+// board without a move, whoever of the player's pieces stands where (forcedTargets: a lone
+// piece of movement 1 boxed in has every piece around it to choose from, and picks); without
+// it, or when the boards are too many to walk, any.
 enum class Boxing { WhereArmiesAllow, Never };
+
+// Every ForcedTargets of the boards on which the pieces of `side` (at most 8) all stand
+// without a legal move while the other side has `others` pieces on the board (empty when
+// there are none), by walking every board up to rotation; nothing when the boards are too
+// many to walk (over kMaxForcedBoards).
+inline constexpr double kMaxForcedBoards = 2e7;
+[[nodiscard]] std::optional<std::set<ForcedTargets>> forcedTargets(const Rules& rules,
+                                                                   std::span<const Creature> side,
+                                                                   int others);
 
 // Whether the pieces of `side` can all stand without a legal move while the other side has
 // `others` pieces on the board: on some board of them all, every path of every piece of
@@ -56,14 +89,20 @@ enum class Boxing { WhereArmiesAllow, Never };
                                         int others);
 
 // canBeLeftWithoutMove remembered by what it depends on: the movements of the side, the
-// number of other pieces and CentreStraight. One cache serves any Rules, so a searcher keeps
-// one across games and a bound over many armies carries it from one army to the next.
+// number of other pieces and CentreStraight; forcedTargets by those and the attack
+// restrictions. One cache serves any Rules, so a searcher keeps one across games and a bound
+// over many armies carries it from one army to the next.
 class WithoutMoveCache {
   public:
     [[nodiscard]] bool operator()(const Rules& rules, std::span<const Creature> side, int others);
+    [[nodiscard]] const std::optional<std::set<ForcedTargets>>& targets(
+        const Rules& rules, std::span<const Creature> side, int others);
 
   private:
     std::map<std::tuple<std::vector<int>, int, bool>, bool> known_;
+    std::map<std::tuple<std::vector<int>, int, bool, bool, bool>,
+             std::optional<std::set<ForcedTargets>>>
+        targets_;
 };
 
 // What is known exactly of some smaller armies: the most the player can score (and win)
@@ -81,7 +120,7 @@ using KnownArmies = std::function<std::optional<Bound>(std::span<const Creature>
 // armies `own` and `other` themselves included).
 [[nodiscard]] std::optional<Bound> bound(const Rules& rules, std::span<const Creature> own,
                                          std::span<const Creature> other,
-                                         const OpponentAttacks& opponent = {},
+                                         const Opponent& opponent = {},
                                          Boxing boxing = Boxing::WhereArmiesAllow,
                                          WithoutMoveCache* cache = nullptr,
                                          const KnownArmies& known = {});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -159,8 +160,9 @@ TEST_SUITE("race") {
         const std::array own{G, H, S};
         const std::array other{N, T};
         const auto any = race::bound(kelly, own, other);
-        const auto all = race::bound(kelly, own, other, [](Creature, Creature) { return true; });
-        const race::OpponentAttacks never = [](Creature, Creature) { return false; };
+        const auto all = race::bound(kelly, own, other,
+                                     race::Opponent{[](Creature, Creature) { return true; }, {}});
+        const race::Opponent never{[](Creature, Creature) { return false; }, {}};
         const auto none = race::bound(kelly, own, other, never);
         const auto noneUnboxed = race::bound(kelly, own, other, never, race::Boxing::Never);
         REQUIRE(any);
@@ -248,7 +250,7 @@ TEST_SUITE("race") {
 
     TEST_CASE("against a model, forced attacks count only where the side can be left stuck") {
         const Rules kelly = Rules::preset(Ruleset::Kelly);
-        const race::OpponentAttacks none = [](Creature, Creature) { return false; };
+        const race::Opponent none{[](Creature, Creature) { return false; }, {}};
         // Three against a lone Ng'ok: it can be boxed in and made to attack, so the bound is
         // as without a model; never boxed in, it never attacks and is all but unkillable.
         const std::array three{G, H, S};
@@ -275,6 +277,81 @@ TEST_SUITE("race") {
             race::bound(kelly, three, ngok, none, race::Boxing::WhereArmiesAllow, &cache);
         REQUIRE(cached);
         CHECK(cached->score == boxed->score);
+    }
+
+    TEST_CASE("forced attacks: the boards without a move, and who can be attacked there") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        using Targets = std::set<race::ForcedTargets>;
+        // A lone Ng'ok (movement 1) is stuck only with every neighbour taken: on the outer
+        // ring by three pieces, all of which it can attack; on the inner ring by four.
+        const std::array ngok{N};
+        CHECK(race::forcedTargets(kelly, ngok, 2) == Targets{});
+        CHECK(race::forcedTargets(kelly, ngok, 3) == Targets{{1, 1, 1}});
+        CHECK(race::forcedTargets(kelly, ngok, 4) == Targets{{0, 1, 1, 1}, {1, 1, 1, 1}});
+        // Two side by side on the outer ring, boxed in by four: two of them next to each.
+        CHECK(race::forcedTargets(kelly, std::array{N, H}, 4) == Targets{{1, 1, 2, 2}});
+        // A Strider (movement 3) can be stuck in a pocket with some of the four away from it.
+        const auto strider = race::forcedTargets(kelly, std::array{T}, 4);
+        REQUIRE(strider);
+        CHECK(strider->contains({0, 0, 1, 1}));
+        // Under SafeOuterOrbit a piece on the outer ring attacks nothing, and from the inner
+        // ring nothing on the outer ring.
+        const Rules dalsian = Rules::preset(Ruleset::Dalsian);
+        CHECK(race::forcedTargets(dalsian, ngok, 4) == Targets{{0, 0, 0, 0}, {0, 1, 1, 1}});
+        // A board is found exactly where the hitting-set search finds one.
+        for (const Ruleset r : {Ruleset::Kelly, Ruleset::Holochess}) {
+            const Rules rl = Rules::preset(r);
+            for (const auto& side : std::vector<std::vector<Creature>>{{H}, {S}, {T}, {N, T}})
+                for (int others = 0; others <= 4; ++others) {
+                    CAPTURE(others);
+                    const auto t = race::forcedTargets(rl, side, others);
+                    REQUIRE(t);
+                    CHECK(t->empty() == !race::canBeLeftWithoutMove(rl, side, others));
+                }
+        }
+        // Too many boards to walk: nothing, and the bound lets every forced attack happen.
+        CHECK_FALSE(race::forcedTargets(kelly, std::array{N, T, H}, 8));
+    }
+
+    TEST_CASE("forced attacks under a preference: the boxed-in side attacks what it values") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        const std::array three{G, H, S};
+        const std::array ngok{N};
+        // Never attacks while it can move; boxed in, it attacks the piece it beats most often.
+        const auto never = [](Creature, Creature) { return false; };
+        const race::Opponent model{never, [&kelly](Creature a, Creature d) {
+                                       const double v = decisive(kelly, a, d);
+                                       return std::pair{v, v};
+                                   }};
+        const auto b = race::bound(kelly, three, ngok, model);
+        REQUIRE(b);
+        // By hand: 2 v 1 never boxes the Ng'ok in; the player attacks, or draws.
+        const auto twoVersusNgok = [&](Creature x, Creature y) {
+            return std::max(
+                {0.5,
+                 decisive(kelly, x, N) + (1 - decisive(kelly, x, N)) * showdownScore(kelly, y, N),
+                 decisive(kelly, y, N) + (1 - decisive(kelly, y, N)) * showdownScore(kelly, x, N)});
+        };
+        const auto without = [&](Creature gone) {
+            std::vector<Creature> rest;
+            for (const Creature c : three)
+                if (c != gone) rest.push_back(c);
+            return twoVersusNgok(rest[0], rest[1]);
+        };
+        double expected = 0.5;
+        for (const Creature c : three)
+            expected = std::max(expected,
+                                decisive(kelly, c, N) + (1 - decisive(kelly, c, N)) * without(c));
+        // Boxed in, all three stand around it, and it picks its best target.
+        const Creature target =
+            *std::ranges::max_element(three, {}, [&](Creature c) { return decisive(kelly, N, c); });
+        const double forced = decisive(kelly, N, target);
+        expected = std::max(expected, (1 - forced) + forced * without(target));
+        CHECK(b->score == doctest::Approx(expected));
+        // Free to pick the Ng'ok's target, the player would win nearly always.
+        const auto free = race::bound(kelly, three, ngok, race::Opponent{never, {}});
+        REQUIRE(free);
+        CHECK(free->score > b->score + 0.1);
     }
 
     TEST_CASE("refused where material is not all that decides, or an army is empty or too big") {

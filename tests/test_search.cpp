@@ -948,7 +948,7 @@ TEST_CASE("Opponent model: leaves are held to the race cap") {
     const std::array<Creature, 2> own = {twoByOne.at(*Cell::parse("c1")).creature(),
                                          twoByOne.at(*Cell::parse("c5")).creature()};
     const std::array<Creature, 1> other = {twoByOne.at(*Cell::parse("c8")).creature()};
-    const race::OpponentAttacks random;  // every attack
+    const race::Opponent random;  // every attack
     const auto bound = race::bound(rules, own, other, random);
     REQUIRE(bound);
     const Position mirrored = at("./............/s...t..N.... 2 2 0 1");
@@ -956,8 +956,14 @@ TEST_CASE("Opponent model: leaves are held to the race cap") {
     CHECK(randomCap.cap(mirrored) == doctest::Approx(2 * bound->score - 1));
     CHECK(randomCap.apply(mirrored, -0.9) == doctest::Approx(-0.9));
     CHECK(randomCap.apply(mirrored, -1 + 1e-9) == doctest::Approx(-(2 * bound->score - 1)));
-    // Three against one: boxed in, the Ng'ok must attack; the race sets no cap.
-    CHECK(greedyCap.cap(at("./............/S...TH.n.... 1 2 0 1")) == doctest::Approx(1.0));
+    // Three against one: the Ng'ok can be boxed in and must then attack one of the three
+    // around it, the one greedy values most: the cap is that race's, near a win.
+    const std::array<Creature, 3> three = {Creature::Savrip, Creature::Strider, Creature::Houjix};
+    const auto boxed = race::bound(rules, three, other, raceModel(Baseline::Greedy, rules));
+    REQUIRE(boxed);
+    CHECK(boxed->score > 0.95);
+    CHECK(greedyCap.cap(at("./............/S...TH.n.... 1 2 0 1")) ==
+          doctest::Approx(2 * boxed->score - 1));
 
     Searcher searcher;
     searcher.setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});

@@ -42,8 +42,8 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
             }
         }
         const Rules& rules = *entry;
-        const race::OpponentAttacks model =
-            options.against ? search::raceModel(*options.against, rules) : race::OpponentAttacks{};
+        const race::Opponent model =
+            options.against ? search::raceModel(*options.against, rules) : race::Opponent{};
         const auto bound = [&](const Position& pos) {
             const auto own = army(pos, me), other = army(pos, them);
             if (other.empty()) return 1.0;
