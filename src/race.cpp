@@ -178,10 +178,10 @@ class ForcedWalk {
                 return;
         ForcedTargets targets;
         for (const Cell c : othersCells_) {
-            std::uint8_t attackers = 0;
+            std::uint16_t attackers = 0;
             for (std::size_t i = 0; i < side_.size(); ++i)
                 if (movegen::attackTargets(side_[i], Bitboard::of(c), rules_).has(c))
-                    attackers |= static_cast<std::uint8_t>(1u << i);
+                    attackers |= static_cast<std::uint16_t>(1u << i);
             targets.push_back(attackers);
         }
         std::ranges::sort(targets);

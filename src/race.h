@@ -60,7 +60,7 @@ struct Opponent {
 // The attacks a side left without a legal move may declare on one board: for each piece of
 // the other side, the pieces of the side (a bit each, in the side's order) that can attack
 // it; sorted, since the other side's pieces may stand in any order.
-using ForcedTargets = std::vector<std::uint8_t>;
+using ForcedTargets = std::vector<std::uint16_t>;
 
 // A side left without a move must attack whatever the odds (RULES §4). Under a model the
 // bound either lets the other side's forced attacks happen wherever the armies allow that
