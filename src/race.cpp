@@ -346,7 +346,8 @@ bool WithoutMoveCache::operator()(const Rules& rules, std::span<const Creature> 
 
 std::optional<std::set<ForcedTargets>> forcedTargets(const Rules& rules,
                                                      std::span<const Creature> side, int others) {
-    if (side.empty() || side.size() > 8 || others < 0) return std::set<ForcedTargets>{};
+    if (side.empty() || others < 0) return std::set<ForcedTargets>{};
+    if (side.size() > 16) return std::nullopt;  // more than a ForcedTargets mask holds
     if (static_cast<int>(side.size()) + others > Cell::kCount) return std::set<ForcedTargets>{};
     if (forcedBoards(static_cast<int>(side.size()), others) > kMaxForcedBoards) return std::nullopt;
     const std::vector<int> steps = movements(rules, side);

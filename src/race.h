@@ -72,10 +72,10 @@ using ForcedTargets = std::vector<std::uint16_t>;
 // it, or when the boards are too many to walk, any.
 enum class Boxing { WhereArmiesAllow, Never };
 
-// Every ForcedTargets of the boards on which the pieces of `side` (at most 8) all stand
+// Every ForcedTargets of the boards on which the pieces of `side` all stand
 // without a legal move while the other side has `others` pieces on the board (empty when
 // there are none), by walking every board up to rotation; nothing when the boards are too
-// many to walk (over kMaxForcedBoards).
+// many to walk (over kMaxForcedBoards) or the side has more pieces than a mask holds.
 inline constexpr double kMaxForcedBoards = 2e7;
 [[nodiscard]] std::optional<std::set<ForcedTargets>> forcedTargets(const Rules& rules,
                                                                    std::span<const Creature> side,
