@@ -47,6 +47,20 @@ double attackGain(const Position& pos, Cell from, Cell to) {
                       eval::boxedIn(pos, from, to));
 }
 
+// The least and the most greedy's attackGain of `attacker` on `defender` can be, over every
+// arrangement of boxed-in pieces (which a board decides and the creatures alone do not).
+std::pair<double, double> gainRange(const Rules& rules, Creature attacker, Creature defender) {
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (const bool boxedDefender : {false, true})
+        for (const bool boxedAttacker : {false, true}) {
+            const double gain =
+                attackGain(rules, attacker, defender, {boxedDefender, boxedAttacker});
+            low = std::min(low, gain);
+            high = std::max(high, gain);
+        }
+    return {low, high};
+}
+
 // The best expected gain of any attack `player` could declare here, whoever is on turn;
 // zero when no attack gains anything (a player need not attack).
 double bestThreat(const Position& pos, Player player) {
@@ -208,11 +222,7 @@ bool mayChooseAttack(Baseline player, const Rules& rules, Creature attacker, Cre
     if (player == Baseline::Cautious && !evenOdds(rules, attacker, defender)) return false;
     // Moves are worth 0 to greedy: an attack is chosen only at a gain of 0 or more, in some
     // arrangement of boxed-in pieces.
-    for (const bool boxedDefender : {false, true})
-        for (const bool boxedAttacker : {false, true})
-            if (attackGain(rules, attacker, defender, {boxedDefender, boxedAttacker}) >= 0)
-                return true;
-    return false;
+    return gainRange(rules, attacker, defender).second >= 0;
 }
 
 race::Opponent raceModel(Baseline player, const Rules& rules) {
@@ -226,14 +236,7 @@ race::Opponent raceModel(Baseline player, const Rules& rules) {
     model.forced = [player, &rules](Creature attacker, Creature defender) {
         // Above any difference of two gains: the even-odds attacks come first.
         constexpr double kEvenFirst = 1e3;
-        double low = std::numeric_limits<double>::infinity(), high = -low;
-        for (const bool boxedDefender : {false, true})
-            for (const bool boxedAttacker : {false, true}) {
-                const double gain =
-                    attackGain(rules, attacker, defender, {boxedDefender, boxedAttacker});
-                low = std::min(low, gain);
-                high = std::max(high, gain);
-            }
+        const auto [low, high] = gainRange(rules, attacker, defender);
         const double first =
             player == Baseline::Cautious && evenOdds(rules, attacker, defender) ? kEvenFirst : 0;
         return std::pair{low + first, high + first};
