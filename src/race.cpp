@@ -209,6 +209,12 @@ class Race {
           other_(other.begin(), other.end()) {
         const std::size_t states = std::size_t{1} << (own_.size() + other_.size());
         memo_.assign(states, Bound{-1, -1});
+        // The model's preference depends on the two creatures only: asked once a pair, not in
+        // every order of every board of every state.
+        if (opponent_.forced)
+            for (std::size_t j = 0; j < other_.size(); ++j)
+                for (std::size_t i = 0; i < own_.size(); ++i)
+                    preference_[j][i] = opponent_.forced(other_[j], own_[i]);
     }
 
     Bound solve() { return value(full(own_), full(other_)); }
@@ -302,14 +308,12 @@ class Race {
                 for (std::size_t c = 0; c < targets.size(); ++c)
                     for (std::size_t k = 0; k < js.size(); ++k)
                         if (targets[c] >> k & 1)
-                            bestLow = std::max(bestLow,
-                                               opponent_.forced(other_[js[k]], own_[is[c]]).first);
+                            bestLow = std::max(bestLow, preference_[js[k]][is[c]].first);
                 constexpr double kTolerance = 1e-9;  // wider than the baselines' own ties
                 for (std::size_t c = 0; c < targets.size(); ++c)
                     for (std::size_t k = 0; k < js.size(); ++k)
                         if ((targets[c] >> k & 1) &&
-                            opponent_.forced(other_[js[k]], own_[is[c]]).second >=
-                                bestLow - kTolerance)
+                            preference_[js[k]][is[c]].second >= bestLow - kTolerance)
                             forced[js[k]] |= 1u << is[c];
             } while (std::next_permutation(is.begin(), is.end()));
         }
@@ -323,6 +327,8 @@ class Race {
     WithoutMoveCache& withoutMove_;
     std::vector<Creature> own_, other_;
     std::vector<Bound> memo_;
+    // preference_[j][i]: the model's range for the other side's piece j on the player's i.
+    std::array<std::array<std::pair<double, double>, kMaxArmy>, kMaxArmy> preference_{};
 };
 
 }  // namespace
