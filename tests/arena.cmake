@@ -58,6 +58,15 @@ rm -f kelly-*.dgn && '${ARENA_CLI}' --engine cmd=${ARENA_TEST_ENGINE_PATH} depth
 bash '${CMAKE_SOURCE_DIR}/tools/arena/strength-table.sh' kelly .")
 set_tests_properties(arena-cli-calibration-table PROPERTIES
   PASS_REGULAR_EXPRESSION "Calibration of a in kelly.*\\| \\[[-+][01]\\.[0-9]+, [-+][01]\\.[0-9]+\\) \\| [1-4] \\| [0-9]+ \\| [01]\\.[0-9]+ \\| .*decisions in 4 games")
+# strength-table.sh's rows of the engine set to play a baseline (OPTIONS_*), with ARENA_ARGS.
+add_test(NAME arena-cli-strength-table-options
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/options' && cd '${ARENA_CLI_DIR}/options' && \
+ENGINE='$<TARGET_FILE:dejarik>' ARENA='${ARENA_CLI}' DEPTH=1 LADDER=1 BASELINES=0 SELFPLAY=0 \
+CALIBRATION=0 HEADER=0 OPTIONS_GREEDY='option.Opponent=greedy option.Contempt=10' \
+ARENA_ARGS='--stall-timeout 900000' bash '${CMAKE_SOURCE_DIR}/tools/arena/strength-table.sh' kelly . 1 && \
+ls kelly-d1+-greedy.dgn")
+set_tests_properties(arena-cli-strength-table-options PROPERTIES
+  PASS_REGULAR_EXPRESSION "^\\| kelly \\| d1\\+ vs greedy \\| 1 \\| [0-2]-[0-2]-[0-2] \\| [^\n]*\n(kelly-d1\\+-greedy.dgn)\n$")
 # `ends` on the records of a small match of the built-in players.
 add_test(NAME arena-cli-ends
   COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/ends' && cd '${ARENA_CLI_DIR}/ends' && rm -f g.dgn && \

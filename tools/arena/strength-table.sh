@@ -19,7 +19,11 @@
 # (default 10) the number of ev bins, ROWS (default dDEPTH-self) the rows whose records
 # are calibrated (a glob), PLAYER (default every engine) the engine calibrated;
 # CALIBRATION=0 leaves out the calibration, CALIBRATION_ONLY=1 prints only it (from the
-# records already in OUT, OUT/RULESET-ROWS.dgn).
+# records already in OUT, OUT/RULESET-ROWS.dgn). OPTIONS_RANDOM, OPTIONS_GREEDY and
+# OPTIONS_CAUTIOUS, when set, add a row against that baseline for the engine set to play it
+# (`dDEPTH+`: engine items such as "option.Opponent=greedy option.EndingsAgainst=greedy"
+# given to the depth-DEPTH engine); ARENA_ARGS are added to every match (e.g.
+# "--stall-timeout 900000" for the slow first answers of an exact ending).
 set -euo pipefail
 ruleset=$1
 out=$2
@@ -39,7 +43,7 @@ row() {  # row NAME PAIRS ENGINE-ITEMS ENGINE-ITEMS [DICE]
     # shellcheck disable=SC2086 # the engine items are meant to split into words
     "$arena" --ruleset "$ruleset" --engine $first --engine $second --pairs "$pairs" \
         --seed 2026 --dice "$dice" -j "$jobs" --quiet --results "$file.results" \
-        --records "$file.dgn" >"$file.table"
+        --records "$file.dgn" ${ARENA_ARGS:-} >"$file.table"
     awk -v ruleset="$ruleset" '
         $2 == "vs" && NF >= 14 && !done {
             match($0, /\[[0-9.]+, [0-9.]+\]/); ci = substr($0, RSTART, RLENGTH)
@@ -92,6 +96,12 @@ if [[ ${BASELINES:-1} != 0 ]]; then
     row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
         "cmd=$engine name=random option.Player=random depth=1"
 fi
+for baseline in random greedy cautious; do
+    options=OPTIONS_${baseline^^}
+    [[ -n ${!options:-} ]] || continue
+    row "d$depth+-$baseline" "$pairsBaseline" "cmd=$engine name=d$depth+ depth=$depth ${!options}" \
+        "cmd=$engine name=$baseline option.Player=$baseline depth=1"
+done
 if [[ ${SELFPLAY:-1} != 0 ]]; then
     # Independent dice: with duplicate dice the second game of a pair of one engine is the
     # first with the colours swapped, and the calibration would count every game twice.
