@@ -7,6 +7,7 @@ target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_
 add_executable(arena-tests
   test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
   test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp test_arena_endings.cpp
+  test_arena_attacks.cpp
   test_arena_files.cpp)
 target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
@@ -74,6 +75,16 @@ add_test(NAME arena-cli-ends
 >/dev/null && '${ARENA_CLI}' ends g.dgn --player greedy --against random")
 set_tests_properties(arena-cli-ends PROPERTIES
   PASS_REGULAR_EXPRESSION "greedy's games: the race bound .*\\(random\\).*\nwon +[0-6] ")
+# `attacks` on the records of a small match of the built-in players.
+add_test(NAME arena-cli-attacks
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/attacks' && cd '${ARENA_CLI_DIR}/attacks' && rm -f g.dgn && \
+'${ARENA_CLI}' --engine builtin=greedy --engine builtin=random --pairs 3 --quiet --records g.dgn \
+>/dev/null && '${ARENA_CLI}' attacks g.dgn --player random")
+set_tests_properties(arena-cli-attacks PROPERTIES
+  PASS_REGULAR_EXPRESSION "random's games \\(6\\): every attack.*\nplayer    all +[0-9]+ .*\nother     all +[0-9]+ ")
+add_test(NAME arena-cli-attacks-usage COMMAND ${ARENA_CLI} attacks some.dgn)
+set_tests_properties(arena-cli-attacks-usage PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: attacks: --player NAME is required")
 add_test(NAME arena-cli-ends-usage COMMAND ${ARENA_CLI} ends some.dgn --against greedy)
 set_tests_properties(arena-cli-ends-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: ends: --player NAME is required")

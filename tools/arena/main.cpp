@@ -7,6 +7,7 @@
 //   dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]
 //   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]
 //   dejarik-arena endings RECORDS... --player NAME --against P [--threads N]
+//   dejarik-arena attacks RECORDS... --player NAME
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/null_sink.h>
@@ -28,6 +29,7 @@
 #include <tuple>
 
 #include "analysis.h"
+#include "attacks.h"
 #include "command_line.h"
 #include "deals.h"
 #include "endings.h"
@@ -670,6 +672,32 @@ int endsCommand(const std::vector<std::string>& args) {
 }
 
 // ---------------------------------------------------------------------------------------
+// attacks
+
+int attacksCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena attacks RECORDS... --player NAME\n"
+        "Replays the games of engine NAME and counts every attack, its own and the other\n"
+        "side's, by how the two pieces came to stand next to each other, with how many removed\n"
+        "the defender and how many the attacker (docs/arena.md, \"Attacks\").\nOptions");
+    std::vector<std::string> inputs;
+    std::string player;
+    desc.add_options()("help,h", "show this help")("player", po::value(&player),
+                                                   "the engine whose games are read")(
+        "input", po::value(&inputs), "record files");
+    po::variables_map vm;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
+    if (player.empty()) return usageError("attacks: --player NAME is required");
+    std::string error;
+    const auto records = readRecords(inputs, error);
+    if (!records) return usageError(error);
+    const auto attacks = arena::analyseAttacks(*records, player, error);
+    if (!attacks) return usageError(error);
+    std::cout << arena::formatAttacks(*attacks, player);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------
 // endings
 
 int endingsCommand(const std::vector<std::string>& args) {
@@ -725,10 +753,12 @@ int main(int argc, char** argv) {
         if (command == "calibrate") return calibrateCommand(args);
         if (command == "ends") return endsCommand(args);
         if (command == "endings") return endingsCommand(args);
+        if (command == "attacks") return attacksCommand(args);
     } catch (const std::exception& e) {
         std::cerr << "dejarik-arena: error: " << e.what() << "\n";
         return kExitError;
     }
     return usageError("unknown command '" + command +
-                      "' (run, merge, demo, replay, calibrate, ends, endings; --help for each)");
+                      "' (run, merge, demo, replay, calibrate, ends, endings, attacks; --help for "
+                      "each)");
 }
