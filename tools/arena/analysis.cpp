@@ -64,6 +64,27 @@ bool forEachEvent(const GameRecord& record, const Rules& rules, const EventVisit
     return true;
 }
 
+bool forEachGameOf(const std::vector<GameRecord>& records, const std::string& player,
+                   RulesCache& cache, const GameVisit& visit, std::string& error) {
+    for (const auto& record : records) {
+        if (!record.finished || isFault(record.termination)) continue;
+        const auto seat = std::ranges::find(record.players, player);
+        if (seat == record.players.end()) continue;
+        auto& rules = cache[record.rules];
+        if (!rules) {
+            const auto parsed = parseRulesTag(record.rules, error);
+            if (!parsed) {
+                cache.erase(record.rules);
+                return false;
+            }
+            rules = std::make_unique<Rules>(*parsed);
+        }
+        if (!visit(record, seat == record.players.begin() ? Player::One : Player::Two, *rules))
+            return false;
+    }
+    return true;
+}
+
 bool forEachDecision(const std::vector<GameRecord>& records, const std::string& player,
                      const std::function<void(const RecordedDecision&)>& visit,
                      std::string& error) {

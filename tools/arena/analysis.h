@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,15 @@ using EventVisit = std::function<void(const RecordedEvent& recorded, Event event
                                       const Position& before, const Position& after)>;
 [[nodiscard]] bool forEachEvent(const GameRecord& record, const Rules& rules,
                                 const EventVisit& visit, std::string& error);
+
+// The Rules of each Rules tag met, parsed once; they live as long as the cache.
+using RulesCache = std::map<std::string, std::unique_ptr<Rules>, std::less<>>;
+// Calls `visit` with every finished record not ended by a fault in which `player` plays, the
+// player's seat and the rules of its Rules tag (from `cache`). False, with the error, at a
+// Rules tag that does not parse, or when `visit` returns false (having set the error).
+using GameVisit = std::function<bool(const GameRecord& record, Player seat, const Rules& rules)>;
+[[nodiscard]] bool forEachGameOf(const std::vector<GameRecord>& records, const std::string& player,
+                                 RulesCache& cache, const GameVisit& visit, std::string& error);
 
 // Every decision with an ev in every record whose game did not end by a fault, of the
 // engine called `player` (empty: every engine): its ev / 1000 and wdl as the engine

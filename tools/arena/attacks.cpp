@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <memory>
 
 #include "analysis.h"
 
@@ -48,25 +46,15 @@ AttackSource sourceOf(const std::array<Arrival, Cell::kCount>& arrival,
 std::optional<Attacks> analyseAttacks(const std::vector<GameRecord>& records,
                                       const std::string& player, std::string& error) {
     Attacks out;
-    std::map<std::string, std::unique_ptr<Rules>> rulesByTag;  // each Rules tag's, made once
-    for (const auto& record : records) {
-        if (!record.finished || isFault(record.termination)) continue;
-        const auto seat = std::ranges::find(record.players, player);
-        if (seat == record.players.end()) continue;
-        const Player me = seat == record.players.begin() ? Player::One : Player::Two;
-        auto& entry = rulesByTag[record.rules];
-        if (!entry) {
-            const auto parsed = parseRulesTag(record.rules, error);
-            if (!parsed) return std::nullopt;
-            entry = std::make_unique<Rules>(*parsed);
-        }
+    RulesCache rulesCache;
+    const auto visit = [&](const GameRecord& record, Player me, const Rules& rules) {
         std::array<Arrival, Cell::kCount> arrival{};
         std::vector<LastAttack> lastAttacks;
         // The attack waiting for its outcome: whose, and its tally.
         AttackTally* pending = nullptr;
         Player attacker = me;
         const bool replayed = forEachEvent(
-            record, *entry,
+            record, rules,
             [&](const RecordedEvent&, Event event, const Position& before, const Position& after) {
                 const std::uint32_t turn = before.turn();
                 switch (event.kind()) {
@@ -103,9 +91,10 @@ std::optional<Attacks> analyseAttacks(const std::vector<GameRecord>& records,
                 }
             },
             error);
-        if (!replayed) return std::nullopt;
-        ++out.games;
-    }
+        if (replayed) ++out.games;
+        return replayed;
+    };
+    if (!forEachGameOf(records, player, rulesCache, visit, error)) return std::nullopt;
     if (out.games == 0) {
         error = "no finished game of '" + player + "' in the records";
         return std::nullopt;

@@ -48,31 +48,21 @@ void finish(EndingsRow& row) {
 
 std::optional<Endings> analyseEndings(const std::vector<GameRecord>& records,
                                       const EndingsOptions& options, std::string& error) {
-    std::map<std::string, std::unique_ptr<Rules>> rulesByTag;
+    RulesCache rulesCache;
     std::vector<Entry> entries;
     Endings endings;
-    for (const auto& record : records) {
-        if (!record.finished || isFault(record.termination)) continue;
-        const auto seat = std::ranges::find(record.players, options.player);
-        if (seat == record.players.end()) continue;
-        const Player me = seat == record.players.begin() ? Player::One : Player::Two;
-        auto& rules = rulesByTag[record.rules];
-        if (!rules) {
-            const auto parsed = parseRulesTag(record.rules, error);
-            if (!parsed) return std::nullopt;
-            rules = std::make_unique<Rules>(*parsed);
-            if (rules->drawTurns() <= 0 || rules->centreWin() > 0 || rules->courtier()) {
-                error =
-                    "endings are solved with the quiet draw and without CentreWin or "
-                    "Courtier, not under " +
-                    record.rules;
-                return std::nullopt;
-            }
+    const auto visit = [&](const GameRecord& record, Player me, const Rules& rules) {
+        if (rules.drawTurns() <= 0 || rules.centreWin() > 0 || rules.courtier()) {
+            error =
+                "endings are solved with the quiet draw and without CentreWin or "
+                "Courtier, not under " +
+                record.rules;
+            return false;
         }
         ++endings.games;
         std::optional<Position> first;
         const bool replayed = forEachEvent(
-            record, *rules,
+            record, rules,
             [&](const RecordedEvent&, Event, const Position&, const Position& after) {
                 // Values are solved at quiet 0: after a kill, or later after an attack.
                 if (first || after.isOver() || after.phase() != Phase::Decision ||
@@ -81,13 +71,15 @@ std::optional<Endings> analyseEndings(const std::vector<GameRecord>& records,
                 first = me == Player::One ? after : transform(after, Transform{{}, true});
             },
             error);
-        if (!replayed) return std::nullopt;
-        if (!first) continue;
+        if (!replayed) return false;
+        if (!first) return true;
         const tables::Material m{tables::Army::of(first->army(Player::One)),
                                  tables::Army::of(first->army(Player::Two))};
         entries.push_back(
-            {rules.get(), *first, pointsFor(record.outcome, me), record.rules + " " + m.name()});
-    }
+            {&rules, *first, pointsFor(record.outcome, me), record.rules + " " + m.name()});
+        return true;
+    };
+    if (!forEachGameOf(records, options.player, rulesCache, visit, error)) return std::nullopt;
     if (endings.games == 0) {
         error = "no finished game of '" + options.player + "' in the records";
         return std::nullopt;

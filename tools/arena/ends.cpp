@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <memory>
 
 #include "analysis.h"
 
@@ -21,27 +20,16 @@ std::vector<Creature> army(const Position& pos, Player p) {
 std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const EndsOptions& options,
                                 std::string& error) {
     Ends ends;
-    std::map<std::string, std::unique_ptr<Rules>> rulesByTag;  // each Rules tag's, made once
+    RulesCache rulesCache;
     race::WithoutMoveCache withoutMove;
     std::int64_t read = 0;
-    for (const auto& record : records) {
-        if (!record.finished || isFault(record.termination)) continue;
-        const auto seat = std::ranges::find(record.players, options.player);
-        if (seat == record.players.end()) continue;
-        const Player me = seat == record.players.begin() ? Player::One : Player::Two;
+    const auto visit = [&](const GameRecord& record, Player me, const Rules& rules) {
         const Player them = opponent(me);
-        auto& entry = rulesByTag[record.rules];
-        if (!entry) {
-            const auto parsed = parseRulesTag(record.rules, error);
-            if (!parsed) return std::nullopt;
-            entry = std::make_unique<Rules>(*parsed);
-            if (!race::materialDecides(*entry)) {
-                error = "the race bound does not answer under " + record.rules +
-                        " (CentreWin, Rays of Death or Courtier)";
-                return std::nullopt;
-            }
+        if (!race::materialDecides(rules)) {
+            error = "the race bound does not answer under " + record.rules +
+                    " (CentreWin, Rays of Death or Courtier)";
+            return false;
         }
-        const Rules& rules = *entry;
         const race::Opponent model =
             options.against ? search::raceModel(*options.against, rules) : race::Opponent{};
         const auto bound = [&](const Position& pos) {
@@ -52,7 +40,7 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
             return b ? b->score : 0.5;  // an army beyond kMaxArmy: no claim either way
         };
         const auto deal = recordStart(record, rules, error);
-        if (!deal) return std::nullopt;
+        if (!deal) return false;
         const double start = bound(*deal);
         double last = start;
         std::optional<Fall> fall;
@@ -81,7 +69,7 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
                 last = now;
             },
             error);
-        if (!replayed) return std::nullopt;
+        if (!replayed) return false;
         if (!fall) fall = start < options.below ? Fall::NeverAbove : Fall::Never;
         const double points = pointsFor(record.outcome, me);
         EndsRow& row = ends.byResult[points == 1 ? 0 : points == 0 ? 2 : 1];
@@ -92,7 +80,9 @@ std::optional<Ends> analyseEnds(const std::vector<GameRecord>& records, const En
         ++row.falls[static_cast<int>(*fall)];
         if (!fallText.empty() && points < 1) ++ends.fallArmies[fallText];
         ++read;
-    }
+        return true;
+    };
+    if (!forEachGameOf(records, options.player, rulesCache, visit, error)) return std::nullopt;
     if (read == 0) {
         error = "no finished game of '" + options.player + "' in the records";
         return std::nullopt;
