@@ -86,21 +86,21 @@ if [[ ${HEADER:-1} != 0 ]]; then
     echo "| ruleset | match | pairs | W-D-L | score [95%] | Elo | luck-adjusted Elo |"
     echo "|---|---|---:|---|---|---|---|"
 fi
+baseline() {  # baseline NAME: the engine items of the engine's Player NAME
+    echo "cmd=$engine name=$1 option.Player=$1 depth=1"
+}
 if [[ ${BASELINES:-1} != 0 ]]; then
-    row "d$depth-random" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-        "cmd=$engine name=random option.Player=random depth=1"
-    row "d$depth-greedy" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-        "cmd=$engine name=greedy option.Player=greedy depth=1"
-    row "d$depth-cautious" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
-        "cmd=$engine name=cautious option.Player=cautious depth=1"
-    row "greedy-random" "$pairsBaseline" "cmd=$engine name=greedy option.Player=greedy depth=1" \
-        "cmd=$engine name=random option.Player=random depth=1"
+    for name in random greedy cautious; do
+        row "d$depth-$name" "$pairsBaseline" "cmd=$engine name=d$depth depth=$depth" \
+            "$(baseline "$name")"
+    done
+    row "greedy-random" "$pairsBaseline" "$(baseline greedy)" "$(baseline random)"
 fi
-for baseline in random greedy cautious; do
-    options=OPTIONS_${baseline^^}
+for name in random greedy cautious; do
+    options=OPTIONS_${name^^}
     [[ -n ${!options:-} ]] || continue
-    row "d$depth+-$baseline" "$pairsBaseline" "cmd=$engine name=d$depth+ depth=$depth ${!options}" \
-        "cmd=$engine name=$baseline option.Player=$baseline depth=1"
+    row "d$depth+-$name" "$pairsBaseline" "cmd=$engine name=d$depth+ depth=$depth ${!options}" \
+        "$(baseline "$name")"
 done
 if [[ ${SELFPLAY:-1} != 0 ]]; then
     # Independent dice: with duplicate dice the second game of a pair of one engine is the
