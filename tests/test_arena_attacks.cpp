@@ -7,17 +7,9 @@
 
 using namespace dejarik;
 using namespace dejarik::arena;
+using dejarik::arena::testing::kellyRecord;
 
 namespace {
-
-GameRecord kellyRecord(const char* deal, std::vector<RecordedEvent> events) {
-    GameRecord r;
-    r.rules = Rules::preset(Ruleset::Kelly).describe();
-    r.deal = deal;
-    r.players = {"x", "y"};
-    r.events = std::move(events);
-    return r;
-}
 
 // Kelly: x's Molator on b1 next to y's Ng'ok on c1, x's K'lor'slug on c5 and Savrip on c7,
 // y's Ghhhk on c10.

@@ -367,15 +367,12 @@ TEST_SUITE("arena-unit") {
     }
 
     TEST_CASE("calibration reads the evaluations back from the records") {
-        GameRecord r;
-        r.rules = Rules::preset(Ruleset::Kelly).describe();
-        r.deal = std::string(Position::startDfen(Ruleset::Kelly));
-        r.players = {"x", "y"};
-        r.outcome = GameOutcome::Player1Wins;
-        r.termination = Termination::Elimination;
-        r.events = {{"c3-b3", "ev 800 wdl 850/100/50 d 3 t 5", 1, true},
-                    {"c5-b5", "ev 700 t 5", 1, false},
-                    {"c11-b12", "ev -300 t 5", 2, true}};
+        const GameRecord r =
+            testing::kellyRecord(std::string(Position::startDfen(Ruleset::Kelly)),
+                                 {{"c3-b3", "ev 800 wdl 850/100/50 d 3 t 5", 1, true},
+                                  {"c5-b5", "ev 700 t 5", 1, false},
+                                  {"c11-b12", "ev -300 t 5", 2, true}},
+                                 GameOutcome::Player1Wins);
         std::string error;
         const auto c = calibrate({r}, "", 4, error);
         INFO(error);
@@ -401,14 +398,10 @@ TEST_SUITE("arena-unit") {
     TEST_CASE("the reported value's fit recovers what games of known results say") {
         // x decides twice at +750 and y once at -750; x wins half the games and draws the
         // rest: at |v| = 0.75 (a knot) the expected result is 0.5 and the draw chance 0.5.
-        GameRecord r;
-        r.rules = Rules::preset(Ruleset::Kelly).describe();
-        r.deal = std::string(Position::startDfen(Ruleset::Kelly));
-        r.players = {"x", "y"};
-        r.termination = Termination::Elimination;
-        r.events = {{"c3-b3", "ev 750 t 5", 1, true},
-                    {"c5-b5", "ev 750 t 5", 1, false},
-                    {"c11-b12", "ev -750 t 5", 2, true}};
+        GameRecord r = testing::kellyRecord(std::string(Position::startDfen(Ruleset::Kelly)),
+                                            {{"c3-b3", "ev 750 t 5", 1, true},
+                                             {"c5-b5", "ev 750 t 5", 1, false},
+                                             {"c11-b12", "ev -750 t 5", 2, true}});
         std::vector<GameRecord> records;
         for (int i = 0; i < 20; ++i) {
             r.outcome = i % 2 == 0 ? GameOutcome::Player1Wins : GameOutcome::Draw;
