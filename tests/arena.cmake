@@ -7,7 +7,7 @@ target_link_libraries(dejarik-test-engine PRIVATE core baselines Boost::program_
 add_executable(arena-tests
   test_arena_stats.cpp test_arena_luck.cpp test_arena_games.cpp
   test_arena_engines.cpp test_arena_courtier.cpp test_arena_ends.cpp test_arena_endings.cpp
-  test_arena_attacks.cpp
+  test_arena_attacks.cpp test_arena_compare.cpp
   test_arena_files.cpp)
 target_link_libraries(arena-tests PRIVATE arena doctest-main)
 target_compile_definitions(arena-tests PRIVATE
@@ -85,6 +85,28 @@ set_tests_properties(arena-cli-attacks PROPERTIES
 add_test(NAME arena-cli-attacks-usage COMMAND ${ARENA_CLI} attacks some.dgn)
 set_tests_properties(arena-cli-attacks-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: attacks: --player NAME is required")
+# `compare` on two small matches of the same deals and dice, the engine compared under one
+# name in both (greedy, then cautious, each called p, against random).
+add_test(NAME arena-cli-compare
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/compare' && cd '${ARENA_CLI_DIR}/compare' && \
+rm -f a.dgn b.dgn && \
+'${ARENA_CLI}' --engine builtin=greedy name=p --engine builtin=random --pairs 3 --seed 5 --quiet \
+--records a.dgn >/dev/null && \
+'${ARENA_CLI}' --engine builtin=cautious name=p --engine builtin=random --pairs 3 --seed 5 --quiet \
+--records b.dgn >/dev/null && '${ARENA_CLI}' compare a.dgn b.dgn --player p")
+set_tests_properties(arena-cli-compare PROPERTIES
+  PASS_REGULAR_EXPRESSION "p, pair by pair: 3 pairs of the same deals and dice in both runs, [0-3] ended differently\n\nrun .*\nA +6 .* a\\.dgn\nB +6 .* b\\.dgn\n\nA - B per game: +[-+][01]\\.[0-9]+ ± [0-9.]+ \\(95%\\)\nluck-adjusted: +needs 30 pairs")
+# Two runs of other deals are not compared: an error, not a figure.
+add_test(NAME arena-cli-compare-other-deals
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/compare-other' && cd '${ARENA_CLI_DIR}/compare-other' && \
+rm -f s5.dgn s6.dgn && for s in 5 6; do '${ARENA_CLI}' --engine builtin=greedy name=p \
+--engine builtin=random --pairs 2 --seed $s --quiet --records s$s.dgn >/dev/null || exit 1; done && \
+'${ARENA_CLI}' compare s5.dgn s6.dgn --player p")
+set_tests_properties(arena-cli-compare-other-deals PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: record 1\\.1 against random: the runs' deals differ")
+add_test(NAME arena-cli-compare-usage COMMAND ${ARENA_CLI} compare a.dgn --player p)
+set_tests_properties(arena-cli-compare-usage PROPERTIES
+  PASS_REGULAR_EXPRESSION "error: compare: give two record files, A and B \\(1 given\\)")
 add_test(NAME arena-cli-ends-usage COMMAND ${ARENA_CLI} ends some.dgn --against greedy)
 set_tests_properties(arena-cli-ends-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: ends: --player NAME is required")

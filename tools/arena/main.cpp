@@ -8,6 +8,7 @@
 //   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]
 //   dejarik-arena endings RECORDS... --player NAME --against P [--threads N]
 //   dejarik-arena attacks RECORDS... --player NAME
+//   dejarik-arena compare A B --player NAME [--player-b NAME]
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/null_sink.h>
@@ -31,6 +32,7 @@
 #include "analysis.h"
 #include "attacks.h"
 #include "command_line.h"
+#include "compare.h"
 #include "deals.h"
 #include "endings.h"
 #include "ends.h"
@@ -698,6 +700,38 @@ int attacksCommand(const std::vector<std::string>& args) {
 }
 
 // ---------------------------------------------------------------------------------------
+// compare
+
+int compareCommand(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "Usage: dejarik-arena compare A B --player NAME [--player-b NAME]\n"
+        "Sets two runs' records of the same deals and dice side by side, pair by pair: the\n"
+        "difference of engine NAME's score per game in run A and in run B, plain and with the\n"
+        "dice's luck of each pair as control variates (docs/arena.md, \"Compare\").\nOptions");
+    std::vector<std::string> inputs;
+    arena::CompareOptions options;
+    desc.add_options()("help,h", "show this help")("player", po::value(&options.player),
+                                                   "the engine compared")(
+        "player-b", po::value(&options.playerB), "its name in run B, where it differs")(
+        "input", po::value(&inputs), "the two record files, A and B");
+    po::variables_map vm;
+    if (auto code = parseWithFiles(desc, args, vm)) return *code;
+    if (options.player.empty()) return usageError("compare: --player NAME is required");
+    if (inputs.size() != 2)
+        return usageError("compare: give two record files, A and B (" +
+                          std::to_string(inputs.size()) + " given)");
+    std::string error;
+    const auto a = readRecords({inputs[0]}, error);
+    if (!a) return usageError(error);
+    const auto b = readRecords({inputs[1]}, error);
+    if (!b) return usageError(error);
+    const auto comparison = arena::compareRuns(*a, *b, options, error);
+    if (!comparison) return usageError(error);
+    std::cout << arena::formatComparison(*comparison, options, inputs[0], inputs[1]);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------
 // endings
 
 int endingsCommand(const std::vector<std::string>& args) {
@@ -754,11 +788,12 @@ int main(int argc, char** argv) {
         if (command == "ends") return endsCommand(args);
         if (command == "endings") return endingsCommand(args);
         if (command == "attacks") return attacksCommand(args);
+        if (command == "compare") return compareCommand(args);
     } catch (const std::exception& e) {
         std::cerr << "dejarik-arena: error: " << e.what() << "\n";
         return kExitError;
     }
     return usageError("unknown command '" + command +
-                      "' (run, merge, demo, replay, calibrate, ends, endings, attacks; --help for "
-                      "each)");
+                      "' (run, merge, demo, replay, calibrate, ends, endings, attacks, compare; "
+                      "--help for each)");
 }

@@ -1,0 +1,152 @@
+// `dejarik-arena compare` (tools/arena/compare.h): two runs of the same deals and dice, pair by
+// pair.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "compare.h"
+#include "test_arena_support.h"
+
+using namespace dejarik;
+using namespace dejarik::arena;
+using dejarik::arena::testing::kellyRecord;
+
+namespace {
+
+constexpr const char* kDeal = "./............/.GLNT..khms. 1 2 0 1";
+
+// Game `game` (0 or 1) of pair `round`: the engine `me` is player 1 in game 0 and player 2 in
+// game 1, as the arena seats the first engine; `points` are its points, `attackLuck` its luck.
+GameRecord game(std::uint64_t round, int gameInPair, double points, double attackLuck = 0,
+                const std::string& me = "e", const std::string& other = "random") {
+    const bool first = gameInPair == 0;
+    const double p1Points = first ? points : 1 - points;
+    GameRecord r = kellyRecord(kDeal, {},
+                               p1Points == 1   ? GameOutcome::Player1Wins
+                               : p1Points == 0 ? GameOutcome::Player2Wins
+                                               : GameOutcome::Draw);
+    r.players =
+        first ? std::array<std::string, 2>{me, other} : std::array<std::string, 2>{other, me};
+    r.round = round;
+    r.gameInPair = gameInPair;
+    r.seed = 7;
+    r.luck.attacks = Luck::units(first ? attackLuck : -attackLuck);
+    return r;
+}
+
+// A run of pairs, each given by the engine's points in its two games and its luck in each.
+std::vector<GameRecord> run(const std::vector<std::array<double, 3>>& pairs,
+                            const std::string& me = "e") {
+    std::vector<GameRecord> records;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        records.push_back(game(i, 0, pairs[i][0], pairs[i][2], me));
+        records.push_back(game(i, 1, pairs[i][1], pairs[i][2], me));
+    }
+    return records;
+}
+
+}  // namespace
+
+TEST_SUITE("arena-unit") {
+    TEST_CASE("compare: the difference of two runs pair by pair, and its interval") {
+        const auto a = run({{1, 1, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
+        const auto b = run({{1, 0, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
+        std::string error;
+        const auto c = compareRuns(a, b, {.player = "e"}, error);
+        INFO(error);
+        REQUIRE(c);
+        CHECK(c->pairs == 3);
+        CHECK(c->differing == 1);
+        CHECK(c->leftOut == 0);
+        CHECK(c->wdl[0].wins == 3);
+        CHECK(c->wdl[0].draws == 2);
+        CHECK(c->wdl[0].losses == 1);
+        CHECK(c->wdl[1].wins == 2);
+        CHECK(c->wdl[1].losses == 2);
+        // Pair differences 0.5, 0, 0: mean 1/6, sample deviation sqrt(1/12).
+        CHECK(c->plain.mean == doctest::Approx(1.0 / 6));
+        CHECK(c->plain.halfWidth == doctest::Approx(kZ95 * std::sqrt(1.0 / 12) / std::sqrt(3.0)));
+        CHECK_FALSE(c->luckAdjusted);  // three pairs fit nothing
+        // A against itself: no difference at all.
+        const auto same = compareRuns(a, a, {.player = "e"}, error);
+        REQUIRE(same);
+        CHECK(same->differing == 0);
+        CHECK(same->plain.mean == 0);
+        CHECK(same->plain.halfWidth == 0);
+        const std::string text = formatComparison(*c, {.player = "e"}, "a.dgn", "b.dgn");
+        CHECK(text.find("e, pair by pair: 3 pairs of the same deals and dice in both runs, 1 "
+                        "ended differently") == 0);
+        CHECK(text.find("A        6      3      2      1   0.667  a.dgn") != std::string::npos);
+        CHECK(text.find("A - B per game:  +0.167 ± 0.327 (95%)") != std::string::npos);
+        CHECK(text.find("luck-adjusted:   needs 30 pairs") != std::string::npos);
+    }
+
+    TEST_CASE("compare: the luck each pair had is taken out") {
+        // Run A's pairs score 0.1 + 0.02 x above run B's, x the luck of A's pair: where A was
+        // lucky by 20 it scored 0.5 more, unlucky by 5 no more. The luck's expectation is
+        // zero, so what A gained without luck is 0.1, though it scored 0.25 more on average.
+        std::vector<std::array<double, 3>> pairsA, pairsB;
+        for (int i = 0; i < 40; ++i) {
+            const bool lucky = i % 2 == 0;
+            pairsA.push_back({lucky ? 1.0 : 0.5, lucky ? 1.0 : 0.5, lucky ? 20.0 : -5.0});
+            pairsB.push_back({0.5, 0.5, 0});
+        }
+        std::string error;
+        const auto c = compareRuns(run(pairsA), run(pairsB, "base"),
+                                   {.player = "e", .playerB = "base"}, error);
+        INFO(error);
+        REQUIRE(c);
+        CHECK(c->pairs == 40);
+        CHECK(c->plain.mean == doctest::Approx(0.25));
+        REQUIRE(c->luckAdjusted);
+        CHECK(c->luckAdjusted->mean == doctest::Approx(0.1).epsilon(1e-9));
+        CHECK(c->luckAdjusted->halfWidth == doctest::Approx(0).epsilon(1e-9));
+        CHECK(c->varianceRatio == doctest::Approx(0).epsilon(1e-9));
+    }
+
+    TEST_CASE("compare: pairs not complete in both runs are left out") {
+        auto a = run({{1, 1, 0}, {0.5, 0.5, 0}, {1, 0, 0}, {0, 0, 0}});
+        auto b = run({{1, 0, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
+        a[1].termination = Termination::Crash;  // pair 0 of A ended by a fault
+        std::string error;
+        const auto c = compareRuns(a, b, {.player = "e"}, error);
+        INFO(error);
+        REQUIRE(c);
+        CHECK(c->pairs == 2);
+        CHECK(c->leftOut == 2);  // pair 0 (a fault in A, complete in B), pair 3 (not in B)
+        CHECK(formatComparison(*c, {.player = "e"}, "a", "b")
+                  .find("2 pairs complete in one run "
+                        "only left out") != std::string::npos);
+    }
+
+    TEST_CASE("compare: errors") {
+        const auto a = run({{1, 1, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
+        std::string error;
+        auto other = a;
+        other[2].deal = "./............/.GLNT..khsm. 1 2 0 1";
+        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK(error.find("record 2.1 against random: the runs' deals differ") == 0);
+        other = a;
+        other[3].seed = 8;
+        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK(error.find("record 2.2 against random: the runs' seeds differ (7 in A, 8 in B)") ==
+              0);
+        other = a;
+        other[0].diceMode = DiceMode::Independent;
+        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK(error.find("the runs' dice differ (duplicate in A, independent in B)") !=
+              std::string::npos);
+        other = a;
+        other[0].rules = Rules::preset(Ruleset::Holochess).describe();
+        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK(error.find("the runs' rules differ") != std::string::npos);
+        other = a;
+        other.push_back(a[4]);
+        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK(error == "run B: record 3.1 of e against random appears twice");
+        CHECK_FALSE(compareRuns(a, a, {.player = "nobody"}, error));
+        CHECK(error.find("0 pairs of nobody complete in both runs") == 0);
+        CHECK_FALSE(compareRuns(a, run({{1, 1, 0}}), {.player = "e"}, error));
+        CHECK(error.find("1 pairs of e complete in both runs") == 0);
+    }
+}
