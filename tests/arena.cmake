@@ -107,6 +107,13 @@ set_tests_properties(arena-cli-compare-other-deals PROPERTIES
 add_test(NAME arena-cli-compare-usage COMMAND ${ARENA_CLI} compare a.dgn --player p)
 set_tests_properties(arena-cli-compare-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: compare: give two record files, A and B \\(1 given\\)")
+# `--most 0` lists no falls; a negative count is a usage error.
+add_test(NAME arena-cli-ends-most
+  COMMAND sh -c "cd '${ARENA_CLI_DIR}/ends' && '${ARENA_CLI}' ends g.dgn --player random --most 0 && \
+'${ARENA_CLI}' ends g.dgn --player random --most -1 2>&1")
+set_tests_properties(arena-cli-ends-most PROPERTIES DEPENDS arena-cli-ends
+  PASS_REGULAR_EXPRESSION "random's games: the race bound.*error: --most: 0 to 100000"
+  FAIL_REGULAR_EXPRESSION "the falls in games not won")
 add_test(NAME arena-cli-ends-usage COMMAND ${ARENA_CLI} ends some.dgn --against greedy)
 set_tests_properties(arena-cli-ends-usage PROPERTIES
   PASS_REGULAR_EXPRESSION "error: ends: --player NAME is required")

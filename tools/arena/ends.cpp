@@ -130,9 +130,9 @@ std::string formatEnds(const Ends& ends, const EndsOptions& options) {
     std::ranges::sort(common, [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
-    if (!common.empty())
+    if (!common.empty() && options.most > 0)
         out += "\nthe falls in games not won, most common first (player's army upper case):\n";
-    for (std::size_t i = 0; i < common.size() && i < 12; ++i) {
+    for (std::size_t i = 0; i < common.size() && i < static_cast<std::size_t>(options.most); ++i) {
         std::snprintf(buf, sizeof buf, "%5lld  %s\n", static_cast<long long>(common[i].first),
                       common[i].second.c_str());
         out += buf;

@@ -22,6 +22,7 @@ struct EndsOptions {
     std::optional<search::Baseline> against;  // the other side as this model (race::bound)
     race::Boxing boxing = race::Boxing::WhereArmiesAllow;
     double below = 0.6;  // the bound the fall is counted at
+    int most = 12;       // the most common falls listed
 };
 
 // How the bound first fell below the threshold in a game (or did not).

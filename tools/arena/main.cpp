@@ -5,7 +5,7 @@
 //   dejarik-arena demo --engine PATH [--seed N]
 //   dejarik-arena replay RECORDS [--engine PATH]
 //   dejarik-arena calibrate RECORDS... [--player NAME] [--bins N] [--fit]
-//   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]
+//   dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X] [--most N]
 //   dejarik-arena endings RECORDS... --player NAME --against P [--threads N]
 //   dejarik-arena attacks RECORDS... --player NAME
 //   dejarik-arena compare A B --player NAME [--player-b NAME]
@@ -634,6 +634,7 @@ int calibrateCommand(const std::vector<std::string>& args) {
 int endsCommand(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik-arena ends RECORDS... --player NAME [--against P [--unboxed]] [--below X]\n"
+        "                        [--most N]\n"
         "Replays the games of engine NAME and follows the race bound of its army against the\n"
         "other's (dejarik odds --race) from kill to kill: by result, the bound at the start and\n"
         "at the end, the attack after which it first fell below X, and the most common such\n"
@@ -648,12 +649,14 @@ int endsCommand(const std::vector<std::string>& args) {
         "attack only where the armies allow it to be boxed in")(
         "unboxed", "with --against: never forced to attack")(
         "below", po::value(&options.below), "the bound a fall is counted at (default 0.6)")(
+        "most", po::value(&options.most), "how many of the most common falls to list (default 12)")(
         "input", po::value(&inputs), "record files");
     po::variables_map vm;
     if (auto code = parseWithFiles(desc, args, vm)) return *code;
     if (options.player.empty()) return usageError("ends: --player NAME is required");
     if (!(options.below > 0 && options.below <= 1))
         return usageError("--below: above 0, at most 1");
+    if (options.most < 0 || options.most > 100000) return usageError("--most: 0 to 100000");
     if (vm.count("against")) {
         options.against = search::parseBaseline(against);
         if (!options.against)
