@@ -78,17 +78,20 @@ TEST_SUITE("arena-unit") {
                         "ended differently") == 0);
         CHECK(text.find("A        6      3      2      1   0.667  a.dgn") != std::string::npos);
         CHECK(text.find("A - B per game:  +0.167 ± 0.327 (95%)") != std::string::npos);
-        CHECK(text.find("luck-adjusted:   needs 30 pairs") != std::string::npos);
+        CHECK(text.find("luck-adjusted:   needs 30 pairs that ended differently") !=
+              std::string::npos);
+        CHECK(text.find("(only 1 pairs ended differently: the interval rests on them alone") !=
+              std::string::npos);
     }
 
     TEST_CASE("compare: the luck each pair had is taken out") {
         // Run A's pairs score 0.1 + 0.02 x above run B's, x the luck of A's pair: where A was
-        // lucky by 20 it scored 0.5 more, unlucky by 5 no more. The luck's expectation is
-        // zero, so what A gained without luck is 0.1, though it scored 0.25 more on average.
+        // lucky by 20 it scored 0.5 more, unlucky by 17.5 0.25 less. The luck's expectation
+        // is zero, so what A gained without luck is 0.1, though it scored 0.125 more.
         std::vector<std::array<double, 3>> pairsA, pairsB;
         for (int i = 0; i < 40; ++i) {
             const bool lucky = i % 2 == 0;
-            pairsA.push_back({lucky ? 1.0 : 0.5, lucky ? 1.0 : 0.5, lucky ? 20.0 : -5.0});
+            pairsA.push_back({lucky ? 1.0 : 0.5, lucky ? 1.0 : 0.0, lucky ? 20.0 : -17.5});
             pairsB.push_back({0.5, 0.5, 0});
         }
         std::string error;
@@ -97,11 +100,30 @@ TEST_SUITE("arena-unit") {
         INFO(error);
         REQUIRE(c);
         CHECK(c->pairs == 40);
-        CHECK(c->plain.mean == doctest::Approx(0.25));
+        CHECK(c->differing == 40);
+        CHECK(c->plain.mean == doctest::Approx(0.125));
         REQUIRE(c->luckAdjusted);
         CHECK(c->luckAdjusted->mean == doctest::Approx(0.1).epsilon(1e-9));
         CHECK(c->luckAdjusted->halfWidth == doctest::Approx(0).epsilon(1e-9));
         CHECK(c->varianceRatio == doctest::Approx(0).epsilon(1e-9));
+    }
+
+    TEST_CASE("compare: the luck is fitted only on pairs that ended differently") {
+        // 40 pairs, 29 of them alike in both runs: the luck of the 11 that differ is too
+        // little to fit two coefficients on.
+        std::vector<std::array<double, 3>> pairsA, pairsB;
+        for (int i = 0; i < 40; ++i) {
+            pairsA.push_back({1, i < 11 ? 1.0 : 0.0, i < 11 ? 3.0 * i : 0.0});
+            pairsB.push_back({1, 0, 0});
+        }
+        std::string error;
+        const auto c = compareRuns(run(pairsA), run(pairsB), {.player = "e"}, error);
+        INFO(error);
+        REQUIRE(c);
+        CHECK(c->pairs == 40);
+        CHECK(c->differing == 11);
+        CHECK(c->plain.mean == doctest::Approx(11.0 / 80));
+        CHECK_FALSE(c->luckAdjusted);
     }
 
     TEST_CASE("compare: pairs not complete in both runs are left out") {

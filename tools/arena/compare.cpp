@@ -155,7 +155,9 @@ std::optional<Comparison> compareRuns(const std::vector<GameRecord>& a,
     // difference of the two: the same control variates as a run's own luck-adjusted score.
     const LuckAdjusted adjusted = luckAdjusted(differences);
     c.varianceRatio = adjusted.varianceRatio;
-    if (differences.size() >= kMinimumLuckPairs)
+    // Pairs that ended alike in both runs had the same luck too: the fit learns only from
+    // the pairs that differ, and so needs as many of those as any luck fit needs pairs.
+    if (c.differing >= static_cast<std::int64_t>(kMinimumLuckPairs))
         c.luckAdjusted =
             Difference{adjusted.interval.mean, kZ95 * adjusted.interval.stdev / std::sqrt(n)};
     return c;
@@ -185,8 +187,12 @@ std::string formatComparison(const Comparison& c, const CompareOptions& options,
             << fmt::format(" (the pairs' luck as control variates; variance x{:.2f})\n",
                            c.varianceRatio);
     } else {
-        out << "luck-adjusted:   needs " << kMinimumLuckPairs << " pairs\n";
+        out << "luck-adjusted:   needs " << kMinimumLuckPairs << " pairs that ended differently\n";
     }
+    if (c.differing < static_cast<std::int64_t>(kMinimumLuckPairs))
+        out << "(only " << c.differing
+            << " pairs ended differently: the interval rests on them alone, and its normal "
+               "approximation is rough)\n";
     return out.str();
 }
 

@@ -34,7 +34,7 @@ struct Comparison {
     std::array<Wdl, 2> wdl{};    // the player's games of the compared pairs, run A and run B
     Difference plain;            // A - B per game
     // The same with each pair's luck difference as control variates; only from
-    // kMinimumLuckPairs pairs on.
+    // kMinimumLuckPairs pairs that ended differently on (the others had the same luck).
     std::optional<Difference> luckAdjusted;
     double varianceRatio = 1;  // adjusted variance / plain variance
 };
