@@ -95,7 +95,7 @@ rm -f a.dgn b.dgn && \
 '${ARENA_CLI}' --engine builtin=cautious name=p --engine builtin=random --pairs 3 --seed 5 --quiet \
 --records b.dgn >/dev/null && '${ARENA_CLI}' compare a.dgn b.dgn --player p")
 set_tests_properties(arena-cli-compare PROPERTIES
-  PASS_REGULAR_EXPRESSION "p, pair by pair: 3 pairs of the same deals and dice in both runs, [0-3] ended differently\n\nrun .*\nA +6 .* a\\.dgn\nB +6 .* b\\.dgn\n\nA - B per game: +[-+][01]\\.[0-9]+ ± [0-9.]+ \\(95%\\)\nluck-adjusted: +needs 30 pairs")
+  PASS_REGULAR_EXPRESSION "p, pair by pair: 3 pairs of the same deals and dice in both runs, [0-3] ended differently \\([0-3] played differently\\)\n\nrun .*\nA +6 .* a\\.dgn\nB +6 .* b\\.dgn\n\nA - B per game: +[-+][01]\\.[0-9]+ ± [0-9.]+ \\(95%\\)\nluck-adjusted: +needs 30 pairs")
 # Two runs of other deals are not compared: an error, not a figure.
 add_test(NAME arena-cli-compare-other-deals
   COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/compare-other' && cd '${ARENA_CLI_DIR}/compare-other' && \

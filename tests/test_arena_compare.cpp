@@ -57,6 +57,7 @@ TEST_SUITE("arena-unit") {
         REQUIRE(c);
         CHECK(c->pairs == 3);
         CHECK(c->differing == 1);
+        CHECK(c->playedDifferently == 1);
         CHECK(c->leftOut == 0);
         CHECK(c->wdl[0].wins == 3);
         CHECK(c->wdl[0].draws == 2);
@@ -75,12 +76,11 @@ TEST_SUITE("arena-unit") {
         CHECK(same->plain.halfWidth == 0);
         const std::string text = formatComparison(*c, {.player = "e"}, "a.dgn", "b.dgn");
         CHECK(text.find("e, pair by pair: 3 pairs of the same deals and dice in both runs, 1 "
-                        "ended differently") == 0);
+                        "ended differently (1 played differently)") == 0);
         CHECK(text.find("A        6      3      2      1   0.667  a.dgn") != std::string::npos);
         CHECK(text.find("A - B per game:  +0.167 ± 0.327 (95%)") != std::string::npos);
-        CHECK(text.find("luck-adjusted:   needs 30 pairs that ended differently") !=
-              std::string::npos);
-        CHECK(text.find("(only 1 pairs ended differently: the interval rests on them alone") !=
+        CHECK(text.find("luck-adjusted:   needs 30 pairs played differently") != std::string::npos);
+        CHECK(text.find("(only 1 pairs were played differently: the interval rests on them") !=
               std::string::npos);
     }
 
@@ -108,7 +108,7 @@ TEST_SUITE("arena-unit") {
         CHECK(c->varianceRatio == doctest::Approx(0).epsilon(1e-9));
     }
 
-    TEST_CASE("compare: the luck is fitted only on pairs that ended differently") {
+    TEST_CASE("compare: the luck is fitted only on pairs played differently") {
         // 40 pairs, 29 of them alike in both runs: the luck of the 11 that differ is too
         // little to fit two coefficients on.
         std::vector<std::array<double, 3>> pairsA, pairsB;
@@ -122,8 +122,17 @@ TEST_SUITE("arena-unit") {
         REQUIRE(c);
         CHECK(c->pairs == 40);
         CHECK(c->differing == 11);
+        CHECK(c->playedDifferently == 11);
         CHECK(c->plain.mean == doctest::Approx(11.0 / 80));
         CHECK_FALSE(c->luckAdjusted);
+        // The same scores with other luck: played differently, though they ended alike.
+        for (int i = 11; i < 40; ++i)
+            pairsA[static_cast<std::size_t>(i)][2] = 1;
+        const auto luckier = compareRuns(run(pairsA), run(pairsB), {.player = "e"}, error);
+        REQUIRE(luckier);
+        CHECK(luckier->differing == 11);
+        CHECK(luckier->playedDifferently == 40);
+        CHECK(luckier->luckAdjusted);
     }
 
     TEST_CASE("compare: pairs not complete in both runs are left out") {

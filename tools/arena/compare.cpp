@@ -128,7 +128,9 @@ std::optional<Comparison> compareRuns(const std::vector<GameRecord>& a,
         const PairSample sa = sampleOf(pa), sb = sampleOf(pb);
         differences.push_back({sa.score - sb.score, sa.attackLuck - sb.attackLuck,
                                sa.showdownLuck - sb.showdownLuck});
-        c.differing += sa.score != sb.score ? 1 : 0;
+        const PairSample& d = differences.back();
+        c.differing += d.score != 0 ? 1 : 0;
+        c.playedDifferently += d.score != 0 || d.attackLuck != 0 || d.showdownLuck != 0 ? 1 : 0;
         tallyPair(pa, c.wdl[0]);
         tallyPair(pb, c.wdl[1]);
     }
@@ -155,9 +157,10 @@ std::optional<Comparison> compareRuns(const std::vector<GameRecord>& a,
     // difference of the two: the same control variates as a run's own luck-adjusted score.
     const LuckAdjusted adjusted = luckAdjusted(differences);
     c.varianceRatio = adjusted.varianceRatio;
-    // Pairs that ended alike in both runs had the same luck too: the fit learns only from
-    // the pairs that differ, and so needs as many of those as any luck fit needs pairs.
-    if (c.differing >= static_cast<std::int64_t>(kMinimumLuckPairs))
+    // A pair played alike in both runs had the same result and luck in both, a zero
+    // difference that tells the fit nothing: it learns only from the pairs played
+    // differently, and needs as many of those as any luck fit needs pairs.
+    if (c.playedDifferently >= static_cast<std::int64_t>(kMinimumLuckPairs))
         c.luckAdjusted =
             Difference{adjusted.interval.mean, kZ95 * adjusted.interval.stdev / std::sqrt(n)};
     return c;
@@ -169,7 +172,7 @@ std::string formatComparison(const Comparison& c, const CompareOptions& options,
     const bool renamed = !options.playerB.empty() && options.playerB != options.player;
     out << options.player << (renamed ? " (" + options.playerB + " in B)" : "")
         << ", pair by pair: " << c.pairs << " pairs of the same deals and dice in both runs, "
-        << c.differing << " ended differently";
+        << c.differing << " ended differently (" << c.playedDifferently << " played differently)";
     if (c.leftOut > 0) out << "; " << c.leftOut << " pairs complete in one run only left out";
     out << "\n\nrun  games      W      D      L   score  file\n";
     const std::array<std::string, 2> files{nameA, nameB};
@@ -187,11 +190,11 @@ std::string formatComparison(const Comparison& c, const CompareOptions& options,
             << fmt::format(" (the pairs' luck as control variates; variance x{:.2f})\n",
                            c.varianceRatio);
     } else {
-        out << "luck-adjusted:   needs " << kMinimumLuckPairs << " pairs that ended differently\n";
+        out << "luck-adjusted:   needs " << kMinimumLuckPairs << " pairs played differently\n";
     }
-    if (c.differing < static_cast<std::int64_t>(kMinimumLuckPairs))
-        out << "(only " << c.differing
-            << " pairs ended differently: the interval rests on them alone, and its normal "
+    if (c.playedDifferently < static_cast<std::int64_t>(kMinimumLuckPairs))
+        out << "(only " << c.playedDifferently
+            << " pairs were played differently: the interval rests on them alone, and its normal "
                "approximation is rough)\n";
     return out.str();
 }

@@ -28,13 +28,15 @@ struct Difference {
 };
 
 struct Comparison {
-    std::int64_t pairs = 0;      // complete in both runs, compared
-    std::int64_t differing = 0;  // of those, pairs whose two scores differ
-    std::int64_t leftOut = 0;    // pairs complete in one run only (a fault, or not played)
-    std::array<Wdl, 2> wdl{};    // the player's games of the compared pairs, run A and run B
-    Difference plain;            // A - B per game
+    std::int64_t pairs = 0;              // complete in both runs, compared
+    std::int64_t differing = 0;          // of those, pairs whose two scores differ
+    std::int64_t playedDifferently = 0;  // pairs whose scores or luck differ
+    std::int64_t leftOut = 0;            // pairs complete in one run only (a fault, or not played)
+    std::array<Wdl, 2> wdl{};  // the player's games of the compared pairs, run A and run B
+    Difference plain;          // A - B per game
     // The same with each pair's luck difference as control variates; only from
-    // kMinimumLuckPairs pairs that ended differently on (the others had the same luck).
+    // kMinimumLuckPairs pairs played differently on (a pair played alike in both runs adds
+    // a zero to the fit).
     std::optional<Difference> luckAdjusted;
     double varianceRatio = 1;  // adjusted variance / plain variance
 };
