@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numeric>
 
 #include "compare.h"
 #include "test_arena_support.h"
@@ -148,6 +149,48 @@ TEST_SUITE("arena-unit") {
         CHECK(formatComparison(*c, {.player = "e"}, "a", "b")
                   .find("2 pairs complete in one run "
                         "only left out") != std::string::npos);
+    }
+
+    TEST_CASE("compare: runs that differ only by chance are told apart as often as they should") {
+        // A/A: greedy against the random mover, the random mover's own seed changed from run
+        // to run and nothing else; greedy's expected score is the same in every run, so a 95%
+        // interval of the difference should hold 0 about 19 times in 20, and the estimates
+        // should spread as the intervals say.
+        const auto runOf = [](std::uint64_t randomSeed) {
+            RunConfig c;
+            c.engines = {
+                dejarik::arena::testing::engineSpec({"name=g", "builtin=greedy", "seed=1"}),
+                dejarik::arena::testing::engineSpec(
+                    {"name=r", "builtin=random", "seed=" + std::to_string(randomSeed)})};
+            c.ruleAssignments = {{"Ruleset", "holochess"}};
+            c.pairs = 60;
+            c.seed = 77;
+            c.log = dejarik::arena::testing::quietLog();
+            c.keepRecords = true;
+            return dejarik::arena::testing::run(c).records;
+        };
+        constexpr int kComparisons = 12;
+        int outside = 0;
+        std::vector<double> estimates, stdevs;
+        for (int i = 0; i < kComparisons; ++i) {
+            std::string error;
+            const auto c = compareRuns(runOf(2 * i + 1), runOf(2 * i + 2), {.player = "g"}, error);
+            INFO(error);
+            REQUIRE(c);
+            REQUIRE(c->luckAdjusted);
+            outside += std::abs(c->luckAdjusted->mean) > c->luckAdjusted->halfWidth ? 1 : 0;
+            estimates.push_back(c->luckAdjusted->mean);
+            stdevs.push_back(c->luckAdjusted->halfWidth / kZ95);
+        }
+        CHECK(outside <= 2);
+        const double mean = std::accumulate(estimates.begin(), estimates.end(), 0.0) / kComparisons;
+        double squares = 0;
+        for (const double e : estimates)
+            squares += (e - mean) * (e - mean);
+        const double spread = std::sqrt(squares / (kComparisons - 1));
+        const double stated = std::accumulate(stdevs.begin(), stdevs.end(), 0.0) / kComparisons;
+        CHECK(spread > 0.5 * stated);
+        CHECK(spread < 1.5 * stated);
     }
 
     TEST_CASE("compare: errors") {
