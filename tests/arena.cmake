@@ -68,6 +68,14 @@ ARENA_ARGS='--stall-timeout 900000' bash '${CMAKE_SOURCE_DIR}/tools/arena/streng
 ls kelly-d1+-greedy.dgn")
 set_tests_properties(arena-cli-strength-table-options PROPERTIES
   PASS_REGULAR_EXPRESSION "^\\| kelly \\| d1\\+ vs greedy \\| 1 \\| [0-2]-[0-2]-[0-2] \\| [^\n]*\n(kelly-d1\\+-greedy.dgn)\n$")
+# ... and with the default rows played too, the two set side by side (`compare`).
+add_test(NAME arena-cli-strength-table-compare
+  COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/options-compare' && cd '${ARENA_CLI_DIR}/options-compare' && \
+ENGINE='$<TARGET_FILE:dejarik>' ARENA='${ARENA_CLI}' DEPTH=1 LADDER=1 SELFPLAY=0 CALIBRATION=0 \
+HEADER=0 OPTIONS_CAUTIOUS='option.Opponent=cautious' \
+bash '${CMAKE_SOURCE_DIR}/tools/arena/strength-table.sh' kelly . 2")
+set_tests_properties(arena-cli-strength-table-compare PROPERTIES
+  PASS_REGULAR_EXPRESSION "\\| kelly \\| d1\\+ vs cautious \\| 2 \\| [^\n]*\n\n\\| ruleset \\| against \\| pairs \\| played differently \\| d1\\+ - d1 per game \\| luck-adjusted \\|\n[^\n]*\n\\| kelly \\| cautious \\| 2 \\| [0-2] \\| [-+][01]\\.[0-9]+ ± [0-9.]+ \\| — \\|\n")
 # `ends` on the records of a small match of the built-in players.
 add_test(NAME arena-cli-ends
   COMMAND sh -c "mkdir -p '${ARENA_CLI_DIR}/ends' && cd '${ARENA_CLI_DIR}/ends' && rm -f g.dgn && \

@@ -22,7 +22,9 @@
 # records already in OUT, OUT/RULESET-ROWS.dgn). OPTIONS_RANDOM, OPTIONS_GREEDY and
 # OPTIONS_CAUTIOUS, when set, add a row against that baseline for the engine set to play it
 # (`dDEPTH+`: engine items such as "option.Opponent=greedy option.EndingsAgainst=greedy"
-# given to the depth-DEPTH engine); ARENA_ARGS are added to every match (e.g.
+# given to the depth-DEPTH engine), and where OUT holds the records of the default row against
+# the same baseline, a table of the two set side by side (`dejarik-arena compare`: the
+# difference per game, plain and luck-adjusted); ARENA_ARGS are added to every match (e.g.
 # "--stall-timeout 900000" for the slow first answers of an exact ending).
 set -euo pipefail
 ruleset=$1
@@ -96,12 +98,35 @@ if [[ ${BASELINES:-1} != 0 ]]; then
     done
     row "greedy-random" "$pairsBaseline" "$(baseline greedy)" "$(baseline random)"
 fi
+compared=()
 for name in random greedy cautious; do
     options=OPTIONS_${name^^}
     [[ -n ${!options:-} ]] || continue
     row "d$depth+-$name" "$pairsBaseline" "cmd=$engine name=d$depth+ depth=$depth ${!options}" \
         "$(baseline "$name")"
+    # Against the default row of the same deals and dice, when OUT has its records.
+    default="$out/$ruleset-d$depth-$name.dgn"
+    [[ -e $default ]] || continue
+    compared+=("$("$arena" compare "$out/$ruleset-d$depth+-$name.dgn" "$default" \
+        --player "d$depth+" --player-b "d$depth" | awk -v ruleset="$ruleset" -v name="$name" '
+        /pair by pair:/ {
+            match($0, /pair: [0-9]+ pairs/); pairs = substr($0, RSTART + 6, RLENGTH - 12)
+            match($0, /\([0-9]+ played/); played = substr($0, RSTART + 1, RLENGTH - 8)
+        }
+        /^A - B per game:/ { match($0, /[+-][0-9.]+ ± [0-9.]+/); plain = substr($0, RSTART, RLENGTH) }
+        /^luck-adjusted:/ {
+            adjusted = "—"
+            if (match($0, /[+-][0-9.]+ ± [0-9.]+/)) adjusted = substr($0, RSTART, RLENGTH)
+        }
+        END { printf "| %s | %s | %s | %s | %s | %s |", ruleset, name, pairs, played, plain, adjusted }')")
 done
+if ((${#compared[@]} > 0)); then
+    echo
+    echo "| ruleset | against | pairs | played differently | d$depth+ - d$depth per game | luck-adjusted |"
+    echo "|---|---|---:|---:|---|---|"
+    printf '%s\n' "${compared[@]}"
+    echo
+fi
 if [[ ${SELFPLAY:-1} != 0 ]]; then
     # Independent dice: with duplicate dice the second game of a pair of one engine is the
     # first with the colours swapped, and the calibration would count every game twice.
