@@ -14,6 +14,13 @@ using dejarik::arena::testing::kellyRecord;
 
 namespace {
 
+// The options that name the player compared, the same in both runs.
+CompareOptions playerOnly(const std::string& player) {
+    CompareOptions o;
+    o.player = player;
+    return o;
+}
+
 constexpr const char* kDeal = "./............/.GLNT..khms. 1 2 0 1";
 
 // Game `game` (0 or 1) of pair `round`: the engine `me` is player 1 in game 0 and player 2 in
@@ -53,7 +60,7 @@ TEST_SUITE("arena-unit") {
         const auto a = run({{1, 1, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
         const auto b = run({{1, 0, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
         std::string error;
-        const auto c = compareRuns(a, b, {.player = "e"}, error);
+        const auto c = compareRuns(a, b, playerOnly("e"), error);
         INFO(error);
         REQUIRE(c);
         CHECK(c->pairs == 3);
@@ -70,12 +77,12 @@ TEST_SUITE("arena-unit") {
         CHECK(c->plain.halfWidth == doctest::Approx(kZ95 * std::sqrt(1.0 / 12) / std::sqrt(3.0)));
         CHECK_FALSE(c->luckAdjusted);  // three pairs fit nothing
         // A against itself: no difference at all.
-        const auto same = compareRuns(a, a, {.player = "e"}, error);
+        const auto same = compareRuns(a, a, playerOnly("e"), error);
         REQUIRE(same);
         CHECK(same->differing == 0);
         CHECK(same->plain.mean == 0);
         CHECK(same->plain.halfWidth == 0);
-        const std::string text = formatComparison(*c, {.player = "e"}, "a.dgn", "b.dgn");
+        const std::string text = formatComparison(*c, playerOnly("e"), "a.dgn", "b.dgn");
         CHECK(text.find("e, pair by pair: 3 pairs of the same deals and dice in both runs, 1 "
                         "ended differently (1 played differently)") == 0);
         CHECK(text.find("A        6      3      2      1   0.667  a.dgn") != std::string::npos);
@@ -118,7 +125,7 @@ TEST_SUITE("arena-unit") {
             pairsB.push_back({1, 0, 0});
         }
         std::string error;
-        const auto c = compareRuns(run(pairsA), run(pairsB), {.player = "e"}, error);
+        const auto c = compareRuns(run(pairsA), run(pairsB), playerOnly("e"), error);
         INFO(error);
         REQUIRE(c);
         CHECK(c->pairs == 40);
@@ -129,7 +136,7 @@ TEST_SUITE("arena-unit") {
         // The same scores with other luck: played differently, though they ended alike.
         for (int i = 11; i < 40; ++i)
             pairsA[static_cast<std::size_t>(i)][2] = 1;
-        const auto luckier = compareRuns(run(pairsA), run(pairsB), {.player = "e"}, error);
+        const auto luckier = compareRuns(run(pairsA), run(pairsB), playerOnly("e"), error);
         REQUIRE(luckier);
         CHECK(luckier->differing == 11);
         CHECK(luckier->playedDifferently == 40);
@@ -141,12 +148,12 @@ TEST_SUITE("arena-unit") {
         auto b = run({{1, 0, 0}, {0.5, 0.5, 0}, {1, 0, 0}});
         a[1].termination = Termination::Crash;  // pair 0 of A ended by a fault
         std::string error;
-        const auto c = compareRuns(a, b, {.player = "e"}, error);
+        const auto c = compareRuns(a, b, playerOnly("e"), error);
         INFO(error);
         REQUIRE(c);
         CHECK(c->pairs == 2);
         CHECK(c->leftOut == 2);  // pair 0 (a fault in A, complete in B), pair 3 (not in B)
-        CHECK(formatComparison(*c, {.player = "e"}, "a", "b")
+        CHECK(formatComparison(*c, playerOnly("e"), "a", "b")
                   .find("2 pairs complete in one run "
                         "only left out") != std::string::npos);
     }
@@ -174,7 +181,7 @@ TEST_SUITE("arena-unit") {
         std::vector<double> estimates, stdevs;
         for (int i = 0; i < kComparisons; ++i) {
             std::string error;
-            const auto c = compareRuns(runOf(2 * i + 1), runOf(2 * i + 2), {.player = "g"}, error);
+            const auto c = compareRuns(runOf(2 * i + 1), runOf(2 * i + 2), playerOnly("g"), error);
             INFO(error);
             REQUIRE(c);
             REQUIRE(c->luckAdjusted);
@@ -198,29 +205,29 @@ TEST_SUITE("arena-unit") {
         std::string error;
         auto other = a;
         other[2].deal = "./............/.GLNT..khsm. 1 2 0 1";
-        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, other, playerOnly("e"), error));
         CHECK(error.find("record 2.1 against random: the runs' deals differ") == 0);
         other = a;
         other[3].seed = 8;
-        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, other, playerOnly("e"), error));
         CHECK(error.find("record 2.2 against random: the runs' seeds differ (7 in A, 8 in B)") ==
               0);
         other = a;
         other[0].diceMode = DiceMode::Independent;
-        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, other, playerOnly("e"), error));
         CHECK(error.find("the runs' dice differ (duplicate in A, independent in B)") !=
               std::string::npos);
         other = a;
         other[0].rules = Rules::preset(Ruleset::Holochess).describe();
-        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, other, playerOnly("e"), error));
         CHECK(error.find("the runs' rules differ") != std::string::npos);
         other = a;
         other.push_back(a[4]);
-        CHECK_FALSE(compareRuns(a, other, {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, other, playerOnly("e"), error));
         CHECK(error == "run B: record 3.1 of e against random appears twice");
-        CHECK_FALSE(compareRuns(a, a, {.player = "nobody"}, error));
+        CHECK_FALSE(compareRuns(a, a, playerOnly("nobody"), error));
         CHECK(error.find("0 pairs of nobody complete in both runs") == 0);
-        CHECK_FALSE(compareRuns(a, run({{1, 1, 0}}), {.player = "e"}, error));
+        CHECK_FALSE(compareRuns(a, run({{1, 1, 0}}), playerOnly("e"), error));
         CHECK(error.find("1 pairs of e complete in both runs") == 0);
     }
 }
