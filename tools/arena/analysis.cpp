@@ -68,8 +68,8 @@ bool forEachGameOf(const std::vector<GameRecord>& records, const std::string& pl
                    RulesCache& cache, const GameVisit& visit, std::string& error) {
     for (const auto& record : records) {
         if (!record.finished || isFault(record.termination)) continue;
-        const auto seat = std::ranges::find(record.players, player);
-        if (seat == record.players.end()) continue;
+        const auto seat = record.seatOf(player);
+        if (!seat) continue;
         auto& rules = cache[record.rules];
         if (!rules) {
             const auto parsed = parseRulesTag(record.rules, error);
@@ -79,8 +79,7 @@ bool forEachGameOf(const std::vector<GameRecord>& records, const std::string& pl
             }
             rules = std::make_unique<Rules>(*parsed);
         }
-        if (!visit(record, seat == record.players.begin() ? Player::One : Player::Two, *rules))
-            return false;
+        if (!visit(record, *seat, *rules)) return false;
     }
     return true;
 }

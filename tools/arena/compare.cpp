@@ -1,6 +1,5 @@
 #include "compare.h"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -29,10 +28,9 @@ std::optional<std::map<PairKey, PairGames>> pairsOf(const std::vector<GameRecord
     std::map<PairKey, PairGames> pairs;
     for (const auto& r : records) {
         if (!r.finished) continue;
-        const auto it = std::ranges::find(r.players, player);
-        if (it == r.players.end()) continue;
-        const Player seat = it == r.players.begin() ? Player::One : Player::Two;
-        const std::string& opponent = r.players[seat == Player::One ? 1 : 0];
+        const auto seat = r.seatOf(player);
+        if (!seat) continue;
+        const std::string& opponent = r.players[*seat == Player::One ? 1 : 0];
         PairGames& p = pairs[{opponent, r.round}];
         const auto g = static_cast<std::size_t>(r.gameInPair);
         if (p.games[g]) {
@@ -41,7 +39,7 @@ std::optional<std::map<PairKey, PairGames>> pairsOf(const std::vector<GameRecord
             return std::nullopt;
         }
         p.games[g] = &r;
-        p.seat[g] = seat;
+        p.seat[g] = *seat;
         p.fault = p.fault || isFault(r.termination);
     }
     return pairs;
@@ -66,16 +64,8 @@ PairSample sampleOf(const PairGames& p) {
 }
 
 void tallyPair(const PairGames& p, Wdl& wdl) {
-    for (std::size_t g = 0; g < 2; ++g) {
-        const double points = pointsFor(p.games[g]->outcome, p.seat[g]);
-        if (points == 1) {
-            ++wdl.wins;
-        } else if (points == 0) {
-            ++wdl.losses;
-        } else {
-            ++wdl.draws;
-        }
-    }
+    for (std::size_t g = 0; g < 2; ++g)
+        wdl.add(pointsFor(p.games[g]->outcome, p.seat[g]));
 }
 
 // Why the two runs' games of a pair cannot be compared, or nothing.
@@ -95,8 +85,9 @@ std::optional<std::string> mismatch(const GameRecord& a, const GameRecord& b, co
     return std::nullopt;
 }
 
-std::string signedFixed(double v) {
-    return fmt::format("{:+.3f}", v);
+// "+0.012 ± 0.024".
+std::string formatDifference(const Difference& d) {
+    return fmt::format("{:+.3f} ± {:.3f}", d.mean, d.halfWidth);
 }
 
 }  // namespace
@@ -182,11 +173,9 @@ std::string formatComparison(const Comparison& c, const CompareOptions& options,
                            w.games(), w.wins, w.draws, w.losses,
                            w.points() / static_cast<double>(w.games()), files[i]);
     }
-    out << "\nA - B per game:  " << signedFixed(c.plain.mean) << " ± "
-        << fmt::format("{:.3f}", c.plain.halfWidth) << " (95%)\n";
+    out << "\nA - B per game:  " << formatDifference(c.plain) << " (95%)\n";
     if (c.luckAdjusted) {
-        out << "luck-adjusted:   " << signedFixed(c.luckAdjusted->mean) << " ± "
-            << fmt::format("{:.3f}", c.luckAdjusted->halfWidth)
+        out << "luck-adjusted:   " << formatDifference(*c.luckAdjusted)
             << fmt::format(" (the pairs' luck as control variates; variance x{:.2f})\n",
                            c.varianceRatio);
     } else {

@@ -208,6 +208,12 @@ std::string GameRecord::roundTag() const {
     return std::to_string(round + 1) + "." + std::to_string(gameInPair + 1);
 }
 
+std::optional<Player> GameRecord::seatOf(const std::string& name) const {
+    if (players[0] == name) return Player::One;
+    if (players[1] == name) return Player::Two;
+    return std::nullopt;
+}
+
 std::string GameRecord::moves() const {
     std::string s;
     for (const auto& e : events) {

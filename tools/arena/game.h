@@ -159,6 +159,8 @@ struct GameRecord {
     [[nodiscard]] std::string moves() const;
     // The Round tag: the round and the game of its pair, each from 1 ("3.2").
     [[nodiscard]] std::string roundTag() const;
+    // The seat of the engine called `name`, if it plays this game.
+    [[nodiscard]] std::optional<Player> seatOf(const std::string& name) const;
 };
 
 [[nodiscard]] std::string formatRecord(const GameRecord& record);

@@ -274,13 +274,7 @@ std::vector<EncounterStats> tally(const ResultsFile& results) {
         EncounterStats& s = stats[g.encounter];
         const Player firstSeat = g.player1 == enc.first ? Player::One : Player::Two;
         const double points = pointsFor(g.outcome, firstSeat);
-        if (points == 1) {
-            ++s.wdl.wins;
-        } else if (points == 0) {
-            ++s.wdl.losses;
-        } else {
-            ++s.wdl.draws;
-        }
+        s.wdl.add(points);
         ++s.terminations[g.termination];
         if (isFault(g.termination))
             ++s.faults[g.outcome == GameOutcome::Player1Wins ? g.player2 : g.player1];

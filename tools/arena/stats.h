@@ -26,6 +26,16 @@ struct Wdl {
     std::int64_t losses = 0;
     [[nodiscard]] std::int64_t games() const { return wins + draws + losses; }
     [[nodiscard]] double points() const { return static_cast<double>(wins) + 0.5 * draws; }
+    // Counts one game in which the player scored `points` (1, 0.5 or 0).
+    void add(double points) {
+        if (points == 1) {
+            ++wins;
+        } else if (points == 0) {
+            ++losses;
+        } else {
+            ++draws;
+        }
+    }
 };
 
 // Game pairs by the first engine's points over the pair: 0, 0.5, 1, 1.5, 2. A pair of one
