@@ -389,8 +389,8 @@ int runOdds(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
-        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P [--unboxed] "
-        "[--exact]]]\n"
+        "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P\n"
+        "                     [--unboxed | --lone-box] [--exact]]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
@@ -399,7 +399,8 @@ int runOdds(const std::vector<std::string>& args) {
         "--against P: the same when the opponent is the baseline player P: it makes only the\n"
         "attacks it would choose, and where the armies allow it to be left without a move, the\n"
         "attacks it would then have to make (greedy, cautious: its best on some such board;\n"
-        "random: any); with --unboxed, never (games in which it always has a move).\n"
+        "random: any); with --unboxed, never (games in which it always has a move); with\n"
+        "--lone-box, only when down to a lone piece (never two pieces against four).\n"
         "Options");
     addCommonFlags(desc, ruleset, options);
     desc.add_options()("attacker", po::value(&attacker),
@@ -416,6 +417,9 @@ int runOdds(const std::vector<std::string>& args) {
         "with --race: the opponent (random, greedy or cautious) makes only the attacks it would "
         "choose while it has a legal move")(
         "unboxed", "with --against: only games in which the opponent always has a legal move")(
+        "lone-box",
+        "with --against: the opponent is left without a move only as a lone piece, never as "
+        "two pieces against four")(
         "exact",
         "with --against: armies of up to four creatures take the most the player scores "
         "against P from any of their positions, solved exactly with the quiet draw (two armies, "
@@ -439,6 +443,10 @@ int runOdds(const std::vector<std::string>& args) {
     if (vm.count("against") && !vm.count("race")) throw UsageError{"--against goes with --race"};
     if (vm.count("unboxed") && !vm.count("against"))
         throw UsageError{"--unboxed goes with --against"};
+    if (vm.count("lone-box") && !vm.count("against"))
+        throw UsageError{"--lone-box goes with --against"};
+    if (vm.count("lone-box") && vm.count("unboxed"))
+        throw UsageError{"give only one of --unboxed and --lone-box"};
     if (vm.count("exact") && !vm.count("against")) throw UsageError{"--exact goes with --against"};
     if (vm.count("race")) {
         if (attackerFlags || vm.count("showdown"))
@@ -470,9 +478,10 @@ int runOdds(const std::vector<std::string>& args) {
             }
         }
         try {
-            printLines(raceLines(
-                rules, armies, opponent,
-                vm.count("unboxed") ? race::Boxing::Never : race::Boxing::WhereArmiesAllow, exact));
+            const race::Boxing boxing = vm.count("unboxed")    ? race::Boxing::Never
+                                        : vm.count("lone-box") ? race::Boxing::LonePiece
+                                                               : race::Boxing::WhereArmiesAllow;
+            printLines(raceLines(rules, armies, opponent, boxing, exact));
         } catch (const std::runtime_error& e) {
             throw UsageError{std::string("--exact: ") + e.what()};
         }

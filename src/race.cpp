@@ -290,6 +290,7 @@ class Race {
     std::array<unsigned, kMaxArmy> forcedAttacks(unsigned own, unsigned other) {
         std::array<unsigned, kMaxArmy> forced{};
         if (!opponent_.mayChoose || boxing_ == Boxing::Never) return forced;
+        if (boxing_ == Boxing::LonePiece && std::popcount(other) > 1) return forced;
         const int ownCount = std::popcount(own);
         if (!withoutMove_(rules_, members(other_, other), ownCount)) return forced;
         const std::optional<std::set<ForcedTargets>>* boards =

@@ -65,12 +65,15 @@ using ForcedTargets = std::vector<std::uint16_t>;
 // A side left without a move must attack whatever the odds (RULES §4). Under a model the
 // bound either lets the other side's forced attacks happen wherever the armies allow that
 // side to be left without a move (canBeLeftWithoutMove), and so holds in every game against
-// the model; or never, and holds for the games in which the player never boxes it in so.
-// Which forced attacks: with the model's ForcedPreference, those it values best on some
-// board without a move, whoever of the player's pieces stands where (forcedTargets: a lone
-// piece of movement 1 boxed in has every piece around it to choose from, and picks); without
-// it, or when the boards are too many to walk, any.
-enum class Boxing { WhereArmiesAllow, Never };
+// the model; or never, and holds for the games in which the player never boxes it in so;
+// or only where that side is down to a lone piece (never two against four), which holds for
+// the games in which the player boxes in no more than one piece at a time and tells what the
+// bound owes to boxing two pieces in. Which forced attacks: with the model's
+// ForcedPreference, those it values best on some board without a move, whoever of the
+// player's pieces stands where (forcedTargets: a lone piece of movement 1 boxed in has every
+// piece around it to choose from, and picks); without it, or when the boards are too many
+// to walk, any.
+enum class Boxing { WhereArmiesAllow, LonePiece, Never };
 
 // Every ForcedTargets of the boards on which the pieces of `side` all stand
 // without a legal move while the other side has `others` pieces on the board (empty when

@@ -279,6 +279,35 @@ TEST_SUITE("race") {
         CHECK(cached->score == boxed->score);
     }
 
+    TEST_CASE("against a model, boxing a lone piece only leaves out two boxed in by four") {
+        const Rules kelly = Rules::preset(Ruleset::Kelly);
+        const race::Opponent none{[](Creature, Creature) { return false; }, {}};
+        const auto scores = [&](std::span<const Creature> own, std::span<const Creature> other) {
+            std::array<double, 3> out{};
+            const std::array modes{race::Boxing::WhereArmiesAllow, race::Boxing::LonePiece,
+                                   race::Boxing::Never};
+            for (std::size_t i = 0; i < modes.size(); ++i) {
+                const auto b = race::bound(kelly, own, other, none, modes[i]);
+                REQUIRE(b);
+                out[i] = b->score;
+            }
+            return out;
+        };
+        // Four against a Ng'ok and a Strider that never attack: they can be boxed in side by
+        // side, or one after a kill; with a lone piece only, the pair must first lose one.
+        const std::array four{G, H, M, S};
+        const std::array pair{N, T};
+        const auto [both, lone, never] = scores(four, pair);
+        CHECK(lone < both - 0.1);
+        CHECK(never < lone);
+        // Three against a lone Ng'ok: boxing it in is boxing a lone piece.
+        const std::array three{G, H, S};
+        const std::array ngok{N};
+        const auto [a, b, c] = scores(three, ngok);
+        CHECK(b == a);
+        CHECK(c < b - 0.1);
+    }
+
     TEST_CASE("forced attacks: the boards without a move, and who can be attacked there") {
         const Rules kelly = Rules::preset(Ruleset::Kelly);
         using Targets = std::set<race::ForcedTargets>;
