@@ -465,9 +465,7 @@ int runOdds(const std::vector<std::string>& args) {
         std::optional<ExactEndings> exact;
         if (vm.count("against")) {
             const auto baseline = search::parseBaseline(against);
-            if (!baseline)
-                throw UsageError{"--against: '" + against +
-                                 "' is not a baseline player (random, greedy, cautious)"};
+            if (!baseline) throw UsageError{"--against: " + search::notABaseline(against)};
             opponent = search::raceModel(*baseline, rules);
             if (vm.count("exact")) {
                 if (rules.drawTurns() <= 0)

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -11,15 +12,14 @@ namespace {
 
 constexpr EngineSettings kDefaults{};
 
-// In PlayerKind order.
-// "minimax", or a baseline of search::kBaselineNames (parsed by name).
-constexpr std::array<std::string_view, 4> kOpponentNames = {"minimax", "random", "greedy",
-                                                            "cautious"};
+// Each parsed by search::parseBaseline (nothing for the first).
+constexpr auto kOpponentNames = search::withBaselines("minimax");
+constexpr auto kEndingsNames = search::withBaselines("none");
 
-// "none", or a baseline of search::kBaselineNames (parsed by name).
-constexpr std::array<std::string_view, 4> kEndingsNames = {"none", "random", "greedy", "cautious"};
-
+// In PlayerKind order: the search, then each baseline player.
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
+static_assert(std::is_permutation(kPlayerNames.begin() + 1, kPlayerNames.end(),
+                                  search::kBaselineNames.begin(), search::kBaselineNames.end()));
 
 constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "attack.h"
 #include "movegen.h"
@@ -189,6 +190,13 @@ std::optional<Baseline> parseBaseline(std::string_view name) {
     for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
         if (kBaselineNames[i] == name) return static_cast<Baseline>(i);
     return std::nullopt;
+}
+
+std::string notABaseline(std::string_view name) {
+    std::string list;
+    for (const auto baseline : kBaselineNames)
+        list += (list.empty() ? "" : ", ") + std::string(baseline);
+    return "'" + std::string(name) + "' is not a baseline player (" + list + ")";
 }
 
 Event randomDecision(const Position& pos, std::uint64_t& rngState) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "position.h"
@@ -16,6 +17,17 @@ namespace dejarik::search {
 enum class Baseline : std::uint8_t { Random, Greedy, Cautious };
 inline constexpr std::array<std::string_view, 3> kBaselineNames = {"random", "greedy", "cautious"};
 [[nodiscard]] std::optional<Baseline> parseBaseline(std::string_view name);
+// What a command says of a name parseBaseline refuses: "'timid' is not a baseline player
+// (random, greedy, cautious)".
+[[nodiscard]] std::string notABaseline(std::string_view name);
+// The values of an option that is `first` or a baseline's name, `first` the default.
+[[nodiscard]] constexpr std::array<std::string_view, kBaselineNames.size() + 1> withBaselines(
+    std::string_view first) {
+    std::array<std::string_view, kBaselineNames.size() + 1> names{first};
+    for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
+        names[i + 1] = kBaselineNames[i];
+    return names;
+}
 
 // A uniformly random legal decision of the position (decision or placement point).
 [[nodiscard]] Event randomDecision(const Position& pos, std::uint64_t& rngState);

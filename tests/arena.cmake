@@ -147,7 +147,7 @@ set_tests_properties(arena-cli-cautious PROPERTIES
 add_test(NAME arena-cli-bad-builtin
   COMMAND ${ARENA_CLI} --engine builtin=timid --engine builtin=random)
 set_tests_properties(arena-cli-bad-builtin PROPERTIES
-  PASS_REGULAR_EXPRESSION "builtin=timid: expected random, greedy or cautious")
+  PASS_REGULAR_EXPRESSION "builtin: 'timid' is not a baseline player \\(random, greedy, cautious\\)")
 # Program_options reads "-1" into an unsigned as 2^64 - 1: refused, as is a count no match has.
 add_test(NAME arena-cli-negative-pairs
   COMMAND ${ARENA_CLI} --engine builtin=greedy --engine builtin=random --pairs -1)

@@ -43,6 +43,15 @@ TEST_CASE("baseline names: each parses to its player, nothing else does") {
     CHECK_FALSE(parseBaseline(""));
 }
 
+TEST_CASE("baseline names: the refusal lists every name, the option values follow the first") {
+    CHECK(notABaseline("timid") == "'timid' is not a baseline player (random, greedy, cautious)");
+    constexpr auto names = withBaselines("none");
+    static_assert(names.size() == kBaselineNames.size() + 1);
+    CHECK(names[0] == "none");
+    for (std::size_t i = 0; i < kBaselineNames.size(); ++i)
+        CHECK(parseBaseline(names[i + 1]) == static_cast<Baseline>(i));
+}
+
 TEST_CASE("cautious is greedy without the attacks below even odds") {
     int cautiousAttacks = 0, greedyOnlyAttacks = 0, sameAsGreedy = 0, positions = 0;
     for (const Ruleset r : kRulesets) {

@@ -126,8 +126,7 @@ std::optional<std::string> EngineSpec::apply(const std::vector<std::string>& ite
 
 std::optional<std::string> EngineSpec::finish(bool needsLimit) {
     if (!builtin.empty()) {
-        if (!search::parseBaseline(builtin))
-            return "builtin=" + builtin + ": expected random, greedy or cautious";
+        if (!search::parseBaseline(builtin)) return "builtin: " + search::notABaseline(builtin);
         if (!cmd.empty()) return "an engine has either cmd= or builtin=, not both";
         if (name.empty()) name = builtin;
         return std::nullopt;

@@ -659,9 +659,7 @@ int endsCommand(const std::vector<std::string>& args) {
     if (options.most < 0 || options.most > 100000) return usageError("--most: 0 to 100000");
     if (vm.count("against")) {
         options.against = search::parseBaseline(against);
-        if (!options.against)
-            return usageError("--against: '" + against +
-                              "' is not a baseline player (random, greedy, cautious)");
+        if (!options.against) return usageError("--against: " + search::notABaseline(against));
     }
     if (vm.count("unboxed")) {
         if (!options.against) return usageError("--unboxed goes with --against");
@@ -758,9 +756,7 @@ int endingsCommand(const std::vector<std::string>& args) {
     if (options.player.empty()) return usageError("endings: --player NAME is required");
     if (!vm.count("against")) return usageError("endings: --against P is required");
     const auto baseline = search::parseBaseline(against);
-    if (!baseline)
-        return usageError("--against: '" + against +
-                          "' is not a baseline player (random, greedy, cautious)");
+    if (!baseline) return usageError("--against: " + search::notABaseline(against));
     options.against = *baseline;
     if (options.threads < 1 || options.threads > 256)
         return usageError("--threads must be from 1 to 256");
