@@ -409,12 +409,12 @@ void Engine::onGo(const Go& cmd) {
         out_.line("bestmove none");
         return;
     }
-    if (settings_.player != PlayerKind::Search) {
-        goWithoutSearch(settings_.player);
+    if (settings_.player) {
+        goWithoutSearch(*settings_.player);
         return;
     }
     if (pos_.phase() == Phase::Setup && settings_.randomSetup) {
-        goWithoutSearch(PlayerKind::Random);
+        goWithoutSearch(search::Baseline::Random);
         return;
     }
     search::Limits limits;
@@ -497,11 +497,8 @@ void Engine::onGo(const Go& cmd) {
     }
 }
 
-void Engine::goWithoutSearch(PlayerKind player) {
+void Engine::goWithoutSearch(search::Baseline baseline) {
     const auto t0 = std::chrono::steady_clock::now();
-    const search::Baseline baseline = player == PlayerKind::Greedy     ? search::Baseline::Greedy
-                                      : player == PlayerKind::Cautious ? search::Baseline::Cautious
-                                                                       : search::Baseline::Random;
     const Event decision = search::baselineDecision(baseline, pos_, rng_);
     const search::Line line = staticLine(pos_, decision, searcher_.tunables());
     const auto time =

@@ -71,7 +71,7 @@ class Engine {
     void onOdds(const Odds& cmd);
     void onBench(const Bench& cmd);
 
-    void goWithoutSearch(PlayerKind player);
+    void goWithoutSearch(search::Baseline baseline);
     // EndingsAgainst: the exact decision of a small ending against the baseline, on worker_;
     // a solution still running at `deadlineMs` after the go (0: none) is given up as at a stop.
     // `untilStopped` (go infinite, or no limit): the bestmove waits for stop.

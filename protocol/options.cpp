@@ -16,8 +16,10 @@ constexpr EngineSettings kDefaults{};
 constexpr auto kOpponentNames = search::withBaselines("minimax");
 constexpr auto kEndingsNames = search::withBaselines("none");
 
-// In PlayerKind order: the search, then each baseline player.
+// The search (the default), then each baseline player in the order the option has always
+// listed them.
 constexpr std::array<std::string_view, 4> kPlayerNames = {"search", "greedy", "random", "cautious"};
+static_assert(!kDefaults.player);
 static_assert(std::is_permutation(kPlayerNames.begin() + 1, kPlayerNames.end(),
                                   search::kBaselineNames.begin(), search::kBaselineNames.end()));
 
@@ -70,12 +72,11 @@ constexpr std::array<Option, 16> kEngineOptions = {{
      [](Settings& s, const OptionValue& v) { s.seed = static_cast<std::uint64_t>(v.number); },
      {},
      "the seed of the baseline players' random numbers"},
-    {OptionSpec::combo("Player", kPlayerNames[static_cast<int>(kDefaults.player)], kPlayerNames),
+    {OptionSpec::combo("Player", kPlayerNames[0], kPlayerNames),
      Effect::None,
      nullptr,
      [](Settings& s, const OptionValue& v) {
-         for (std::size_t i = 0; i < kPlayerNames.size(); ++i)
-             if (kPlayerNames[i] == v.text) s.player = static_cast<PlayerKind>(i);
+         s.player = search::parseBaseline(v.text);  // nothing for search
      },
      {},
      "who answers go: the search, or a baseline player for measurements"},

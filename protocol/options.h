@@ -19,16 +19,14 @@
 
 namespace dejarik::protocol {
 
-// Who answers `go`: the search, or a baseline player (measurements only).
-enum class PlayerKind : std::uint8_t { Search, Greedy, Random, Cautious };
-
 // The values of the options that are literal types, so that their defaults are constants
 // the registry can declare.
 struct EngineSettings {
     search::Options search;
     search::Play play;       // Contempt, Opponent
     std::uint64_t seed = 0;  // the baseline players' random numbers
-    PlayerKind player = PlayerKind::Search;
+    // Player: the baseline that answers `go` (measurements only); nothing: the search.
+    std::optional<search::Baseline> player;
     // EndingsAgainst: the baseline whose small endings are played exactly (docs/search.md,
     // "Endings against a baseline"); nothing: the search decides there as everywhere.
     std::optional<search::Baseline> endingsAgainst;

@@ -141,7 +141,10 @@ TEST_SUITE("options") {
         CHECK_FALSE(setOption(s, named("Seed"), "4294967295"));
         CHECK(s.seed == 4294967295u);
         CHECK_FALSE(setOption(s, named("PLAYER"), "Greedy"));
-        CHECK(s.player == PlayerKind::Greedy);
+        CHECK(s.player == search::Baseline::Greedy);
+        CHECK_FALSE(setOption(s, named("Player"), "search"));
+        CHECK_FALSE(s.player);
+        CHECK(setOption(s, named("Player"), "minimax"));
         CHECK_FALSE(setOption(s, named("Dice"), "D20"));
         CHECK(s.rules.dice == DiceModel::D20);
         CHECK_FALSE(setOption(s, named("DrawTurns"), "12"));
