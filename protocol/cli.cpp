@@ -441,13 +441,11 @@ int runOdds(const std::vector<std::string>& args) {
             "an attack needs both sides: --attacker X --defender Y or --attack A "
             "--defence D"};
     if (vm.count("against") && !vm.count("race")) throw UsageError{"--against goes with --race"};
-    if (vm.count("unboxed") && !vm.count("against"))
-        throw UsageError{"--unboxed goes with --against"};
-    if (vm.count("lone-box") && !vm.count("against"))
-        throw UsageError{"--lone-box goes with --against"};
+    for (const std::string flag : {"unboxed", "lone-box", "exact"})
+        if (vm.count(flag) && !vm.count("against"))
+            throw UsageError{"--" + flag + " goes with --against"};
     if (vm.count("lone-box") && vm.count("unboxed"))
         throw UsageError{"give only one of --unboxed and --lone-box"};
-    if (vm.count("exact") && !vm.count("against")) throw UsageError{"--exact goes with --against"};
     if (vm.count("race")) {
         if (attackerFlags || vm.count("showdown"))
             throw UsageError{"--race goes with no attack and no showdown"};
