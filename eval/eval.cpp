@@ -1,6 +1,8 @@
 #include "eval.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "courtier_eval.h"
 #include "fastmath.h"
@@ -48,6 +50,23 @@ double contemptOfOver(const Position& pos, Contempt contempt) {
     const double w1 = pos.winProbability(Player::One), w2 = pos.winProbability(Player::Two);
     const double sign = perspective(contempt.side);
     return w1 - w2 - sign * contempt.value * (1.0 - w1 - w2);
+}
+
+int actionsToDraw(const Position& pos) {
+    const int drawTurns = pos.rules().drawTurns();
+    if (drawTurns <= 0) return kQuietCap;
+    const auto limit = 2 * static_cast<std::int64_t>(drawTurns);
+    return static_cast<int>(
+        std::clamp<std::int64_t>(limit - static_cast<std::int64_t>(pos.quiet()), 0, kQuietCap));
+}
+
+double withEdge(double value, const Position& pos, Edge edge, const Tunables& tunables) {
+    if (edge.logit == 0 || pos.isOver() || std::abs(value) >= 1) return value;
+    // Beyond +-kMaxLogit tanh rounds to +-1 in doubles, and the value must stay inside.
+    constexpr double kMaxLogit = 15;
+    const double shift =
+        perspective(edge.side) * edge.logit * quietFade(actionsToDraw(pos), tunables.quietHorizon);
+    return std::tanh(std::clamp(std::atanh(value) + shift, -kMaxLogit, kMaxLogit));
 }
 
 }  // namespace dejarik::eval

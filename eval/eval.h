@@ -50,6 +50,30 @@ struct Contempt {
 // quiet draw, kQuietCap): the search tells table entries apart by that distance up to here.
 inline constexpr int kQuietCap = 100;
 
+// Actions before the quiet draw, at most kQuietCap (kQuietCap without the draw).
+[[nodiscard]] int actionsToDraw(const Position& pos);
+
+// The share of what a position holds beyond a draw that is left `left` actions before the
+// quiet draw: 1 until the last `horizon` actions, then 1 - (1 - left / horizon)^2, 0 at the
+// draw. The evaluator's terms fade so, and so does an Edge.
+[[nodiscard]] constexpr double quietFade(int left, int horizon) {
+    if (left >= horizon) return 1;
+    const double far = 1.0 - static_cast<double>(left) / horizon;
+    return 1.0 - far * far;
+}
+
+// Edge (docs/search.md, "Edge"): against an opponent it outplays, an engine turns even
+// material into more than an even result, so that a lottery at even odds costs it what its
+// play would have won. A value short of certain, v, becomes tanh(atanh(v) + logit x fade)
+// seen from `side` (fade: quietFade; the edge is worth nothing once the draw comes). Finished
+// games and certain values are not moved: the edge is play still to come.
+struct Edge {
+    Player side = Player::One;
+    double logit = 0;
+};
+[[nodiscard]] double withEdge(double value, const Position& pos, Edge edge,
+                              const Tunables& tunables);
+
 // The material model behind evaluate() (docs/eval.md): player 1's chance to win a war of
 // attrition between the pieces on the board, from the exact combat and showdown odds,
 // computed afresh (evaluate() reads it from a table). 1 or 0 when a side has no pieces.

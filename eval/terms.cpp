@@ -318,17 +318,8 @@ class Evaluator {
     // certain when it comes within the mover's actions and the mover cannot attack by then.
     // Depends on the quiet counter only through min(actions left before the draw, kQuietCap).
     void drawClock(Scores& s, int actions, bool attackInPlace, bool attackAfterMove) const {
-        int left = kQuietCap;
-        if (const int drawTurns = rules_.drawTurns(); drawTurns > 0) {
-            const auto limit = 2 * static_cast<std::int64_t>(drawTurns);
-            left = static_cast<int>(std::clamp<std::int64_t>(
-                limit - static_cast<std::int64_t>(pos_.quiet()), 0, kQuietCap));
-        }
-        double scale = 1;
-        if (left < t_.quietHorizon) {
-            const double far = 1.0 - static_cast<double>(left) / t_.quietHorizon;
-            scale = 1.0 - far * far;
-        }
+        const int left = actionsToDraw(pos_);
+        double scale = quietFade(left, t_.quietHorizon);
         // Only an attack resets the counter: with one action before the draw an attack in
         // place is needed; with two, a move and an attack will do.
         if (left <= actions && !attackInPlace && (left < 2 || !attackAfterMove)) scale = 0;

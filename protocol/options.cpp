@@ -25,7 +25,7 @@ static_assert(std::is_permutation(kPlayerNames.begin() + 1, kPlayerNames.end(),
 
 constexpr std::array<std::string_view, 2> kSetupPlayerNames = {"search", "random"};
 
-constexpr std::array<Option, 16> kEngineOptions = {{
+constexpr std::array<Option, 17> kEngineOptions = {{
     {OptionSpec::spin("Hash", kDefaults.search.hashMiB, 1, 65536), Effect::ResizeSearch, nullptr,
      [](Settings& s, const OptionValue& v) { s.search.hashMiB = static_cast<int>(v.number); },
      "hash", "transposition table in MiB"},
@@ -60,6 +60,11 @@ constexpr std::array<Option, 16> kEngineOptions = {{
      "attack-share",
      "the engine attacks, while it can do anything else, only where at least this many "
      "hundredths of the pieces the attack removes are the defender"},
+    {OptionSpec::spin("Edge", static_cast<std::int64_t>(100 * kDefaults.play.edge), 0, 300),
+     Effect::None, nullptr,
+     [](Settings& s, const OptionValue& v) { s.play.edge = v.number / 100.0; }, "edge",
+     "the search credits the engine with this many hundredths of a logit at every leaf: "
+     "against a weaker player even odds cost it"},
     {OptionSpec::button("Clear Hash"),
      Effect::ClearHash,
      nullptr,

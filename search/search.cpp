@@ -133,17 +133,20 @@ class Worker {
     // cache and the evaluator's memo stay: both hold exact values keyed by all they depend
     // on (the table key carries the rules' fingerprint and the quiet bucket), so they only
     // save work.
+    // `play` holds for `decider`, the player at the root.
     void begin(TranspositionTable* tt, const Control& control, bool managesTime,
-               const tables::Tablebase* tables, eval::Contempt contempt = {},
-               std::optional<Baseline> opponent = {}, Player modelled = Player::Two,
-               double attackShare = 0) {
-        opponent_ = opponent;
-        modelled_ = modelled;
-        attackShare_ = attackShare;
-        if (!opponent)
+               const tables::Tablebase* tables, const Play& play = {},
+               Player decider = Player::One) {
+        opponent_ = play.opponent;
+        modelled_ = opponent(decider);
+        attackShare_ = play.attackShare;
+        edge_ = {decider, play.edge};
+        if (!opponent_)
             cap_.reset();
-        else if (!cap_ || cap_->model() != *opponent || cap_->modelled() != modelled)
-            cap_.emplace(*opponent, modelled);
+        else if (!cap_ || cap_->model() != *opponent_ || cap_->modelled() != modelled_)
+            cap_.emplace(*opponent_, modelled_);
+        const eval::Contempt contempt =
+            play.contempt > 0 ? eval::Contempt{decider, play.contempt} : eval::Contempt{};
         if (contempt.side != contempt_.side || contempt.value != contempt_.value) {
             // The cached evaluations were made with the other contempt.
             contempt_ = contempt;
@@ -225,14 +228,19 @@ class Worker {
         const int attackAt = static_cast<int>(pos.quiet()) + t->distance;
         if (attackAt >= 2 * drawTurns) return false;
         ++heuristic_;  // not the game's value: never `exact`
-        value = t->value * std::pow(kTableFade, attackAt);
+        value = edged(pos, t->value * std::pow(kTableFade, attackAt));
         return true;
     }
     // The evaluation of a leaf, held to the race cap under an opponent model.
     double evaluate(const Position& pos) {
         ++heuristic_;
         const double v = cachedEvaluation(pos);
-        return cap_ ? cap_->apply(pos, v) : v;
+        return edged(pos, cap_ ? cap_->apply(pos, v) : v);
+    }
+    // A leaf's value with Play::edge (after the cap: the edge is what play makes of the
+    // armies the cap allows).
+    [[nodiscard]] double edged(const Position& pos, double v) const {
+        return edge_.logit > 0 ? eval::withEdge(v, pos, edge_, memo_.tunables()) : v;
     }
     // The evaluator behind a per-thread cache: two actions a turn make the same leaf appear
     // through many move orders, and an evaluation costs far more than a lookup.
@@ -321,6 +329,7 @@ class Worker {
     std::optional<Baseline> opponent_;  // Play::opponent, for the player modelled_
     Player modelled_ = Player::Two;
     double attackShare_ = 0;          // Play::attackShare, for the player who is not modelled_
+    eval::Edge edge_;                 // Play::edge, for the same player
     std::optional<ModelCap> cap_;     // under opponent_, kept from search to search
     std::uint64_t capsComputed_ = 0;  // cap_->computed() at the last poll
 };
@@ -801,18 +810,17 @@ struct Searcher::Impl {
     Options options;
     eval::Tunables tunables;  // every worker's memo has these
     Play play;
-    // What the table's values were found with besides the position: the contempt, the
-    // opponent model and the attack share, and for whom (the side only matters when one of
-    // them is on).
+    // What the table's values were found with besides the position: the Play, and for whom
+    // (the side only matters when something of it is on).
     struct Flavour {
-        eval::Contempt contempt;
-        std::optional<Baseline> opponent;
-        double attackShare = 0;
+        Play play;
         Player decider = Player::One;
         bool operator==(const Flavour& o) const {
-            const bool sided = contempt.value > 0 || opponent || attackShare > 0;
-            return contempt.value == o.contempt.value && opponent == o.opponent &&
-                   attackShare == o.attackShare && (!sided || decider == o.decider);
+            const bool sided =
+                play.contempt > 0 || play.opponent || play.attackShare > 0 || play.edge > 0;
+            return play.contempt == o.play.contempt && play.opponent == o.play.opponent &&
+                   play.attackShare == o.play.attackShare && play.edge == o.play.edge &&
+                   (!sided || decider == o.decider);
         }
     };
     Flavour flavour;
@@ -845,11 +853,6 @@ struct Searcher::Impl {
     [[nodiscard]] Line lineOf(const Position& root, const RootMove& rm, double value,
                               int depth) const;
     Report run(const Position& pos, const Limits& limits, const InfoCallback& onInfo);
-    // Play::contempt for the player who decides at the root (none when 0).
-    [[nodiscard]] eval::Contempt contemptFor(const Position& root) const {
-        if (play.contempt <= 0) return {};
-        return {root.decider(), play.contempt};
-    }
 };
 
 void Searcher::Impl::resizeWorkers(int count) {
@@ -972,8 +975,7 @@ void Searcher::Impl::startHelpers(const Position& root, const EventList& legal, 
     const double sign = perspective(root.decider());
     for (int t = 1; t < static_cast<int>(workers.size()); ++t) {
         Worker* w = workers[static_cast<std::size_t>(t)].get();
-        w->begin(&tt, helperControl, false, tables.get(), contemptFor(root), play.opponent,
-                 opponent(root.decider()), play.attackShare);
+        w->begin(&tt, helperControl, false, tables.get(), play, root.decider());
         pool.launch(t, [this, w, &root, &legal, maxDepth, t, sign] {
             for (int d = 1 + (t & 1); d <= maxDepth && !helpersStop.load(); ++d) {
                 // Alpha-beta over the root as the main thread does it: a root decision only
@@ -1050,9 +1052,13 @@ Line Searcher::Impl::lineOf(const Position& root, const RootMove& rm, double val
     const double sign = perspective(root.decider());
     Line line;
     line.move = rm.move;
-    line.value = value;
+    // Reported without Play::edge, taken out at the root's quiet count: the value says what
+    // the game is worth, not how the engine weighs lotteries. Exact values never had it.
+    line.value = rm.exact ? value
+                          : sign * eval::withEdge(sign * value, root, {root.decider(), -play.edge},
+                                                  tunables);
     line.exact = rm.exact;
-    const auto w = eval::wdl(root, sign * value, tunables,
+    const auto w = eval::wdl(root, sign * line.value, tunables,
                              rm.exact ? eval::Certainty::Exact : eval::Certainty::Estimate);
     line.wdl = sign > 0 ? w : std::array<int, 3>{w[2], w[1], w[0]};
     line.pv = extractPv(tt, root, rm.move, depth);
@@ -1084,13 +1090,11 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
     control.maxNodes = plan.maxNodes;
     control.helperNodes = workers.size() > 1 ? &helperNodes : nullptr;
     Worker& main = *workers[0];
-    if (const Flavour f{contemptFor(root), play.opponent, play.attackShare, root.decider()};
-        !(f == flavour)) {
-        tt.clear();  // its values were found with another contempt, model or attack share
+    if (const Flavour f{play, root.decider()}; !(f == flavour)) {
+        tt.clear();  // its values were found with another contempt, model, share or edge
         flavour = f;
     }
-    main.begin(&tt, control, true, tables.get(), contemptFor(root), play.opponent,
-               opponent(root.decider()), play.attackShare);
+    main.begin(&tt, control, true, tables.get(), play, root.decider());
 
     EventList legal;
     main.generateDecisions(root, legal);
@@ -1177,8 +1181,9 @@ Report Searcher::Impl::run(const Position& root, const Limits& limits, const Inf
             // Stopped before one decision was searched: the static value after it.
             Position child = root;
             child.apply(best[k].move);
-            value =
-                sign * (child.isOver() ? terminalValue(child) : eval::evaluate(child, tunables));
+            value = sign * (child.isOver() ? terminalValue(child)
+                                           : eval::withEdge(eval::evaluate(child, tunables), child,
+                                                            {root.decider(), play.edge}, tunables));
         }
         report.lines.push_back(lineOf(root, best[k], value, std::max(completedDepth, 1)));
     }

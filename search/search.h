@@ -102,6 +102,12 @@ struct Play {
     // either way, and only a push onto a boxed-in piece tips the share: against `random` the
     // engine gains by attacking only such pieces (docs/search.md, "Attack share").
     double attackShare = 0;
+    // The edge, in logits, the search credits that player with at every leaf short of
+    // certain, its evaluation's or an endgame table's (eval::withEdge): against a baseline
+    // the engine outplays, a lottery at even odds, its own or the opponent's, costs it what
+    // its play would have won from the material the lottery may lose (docs/search.md,
+    // "Edge"). 0: none.
+    double edge = 0;
 };
 
 using InfoCallback = std::function<void(const Info&)>;

@@ -399,6 +399,55 @@ TEST_CASE("contempt: a finished game, its draw chance at the contempt") {
     CHECK(eval::contemptOfOver(over, {Player::Two, 0}) == 0);
 }
 
+TEST_CASE("edge: a logit shift toward its side, fading with the quiet draw") {
+    const Rules& kelly = preset(Ruleset::Kelly);
+    const std::string dfen = "./S..........M/.....l...G.. 1 2 0 30";
+    const eval::Tunables& t = eval::kDefaultTunables;
+    const eval::Edge one{Player::One, 0.7}, two{Player::Two, 0.7};
+    const Position far = fromDfen(withQuiet(dfen, 10), kelly);
+    for (const double v : {-0.9, -0.3, 0.0, 0.2, 0.8}) {
+        CAPTURE(v);
+        // Far from the draw: exactly the logit moved, toward the side, mirrored for the other.
+        CHECK(eval::withEdge(v, far, one, t) == doctest::Approx(std::tanh(std::atanh(v) + 0.7)));
+        CHECK(eval::withEdge(v, far, two, t) ==
+              doctest::Approx(-eval::withEdge(-v, far, one, t)).epsilon(1e-12));
+        CHECK(eval::withEdge(v, far, {Player::One, 0}, t) == v);
+        // Taken back by the opposite edge.
+        CHECK(eval::withEdge(eval::withEdge(v, far, one, t), far, {Player::One, -0.7}, t) ==
+              doctest::Approx(v).epsilon(1e-12));
+    }
+    // Certain values, and values so large that tanh would round them to 1, stay inside.
+    CHECK(eval::withEdge(1, far, one, t) == 1);
+    CHECK(eval::withEdge(-1, far, two, t) == -1);
+    CHECK(eval::withEdge(1 - 1e-15, far, {Player::One, 3}, t) < 1);
+    CHECK(eval::withEdge(-1 + 1e-15, far, {Player::Two, 3}, t) > -1);
+
+    // Over the quiet draw's last quietHorizon actions the shift falls with the evaluator's
+    // own fade, to nothing at the draw.
+    const int horizon = t.quietHorizon;
+    const int limit = 2 * kelly.drawTurns();
+    double previous = 1;
+    for (int quiet = limit - horizon - 2; quiet < limit; ++quiet) {
+        CAPTURE(quiet);
+        const Position pos = fromDfen(withQuiet(dfen, quiet), kelly);
+        const int left = limit - quiet;
+        CHECK(eval::actionsToDraw(pos) == left);
+        const double fade = eval::quietFade(left, horizon);
+        CHECK(fade <= previous);
+        previous = fade;
+        CHECK(eval::withEdge(0.2, pos, one, t) ==
+              doctest::Approx(std::tanh(std::atanh(0.2) + 0.7 * fade)));
+    }
+    CHECK(previous < 0.1);
+    CHECK(eval::quietFade(0, horizon) == 0);
+    CHECK(eval::quietFade(horizon, horizon) == 1);
+    CHECK(eval::quietFade(horizon / 2, horizon) == doctest::Approx(0.75));
+    // Without the quiet draw it never fades.
+    const Position off = fromDfen(withQuiet(dfen, 5000), withDrawTurns(Ruleset::Kelly, 0));
+    CHECK(eval::actionsToDraw(off) == eval::kQuietCap);
+    CHECK(eval::withEdge(0.2, off, one, t) == doctest::Approx(std::tanh(std::atanh(0.2) + 0.7)));
+}
+
 TEST_CASE("hold: a player close to CentreWin with a piece on a is close to winning") {
     const Rules& classic = preset(Ruleset::DalsianClassic);
     const auto value = [&](const char* dfen) { return eval::evaluate(fromDfen(dfen, classic)); };

@@ -48,12 +48,13 @@ std::string storedText;
 TEST_SUITE("options") {
     TEST_CASE("the registry announces every option of PROTOCOL.md and Player, in order") {
         const char* names[] = {
-            "Ruleset",      "Dice",           "SafeOuterOrbit", "KingOfTheCentre", "CentreStraight",
-            "BlockedPush",  "CentreWin",      "DrawTurns",      "Setup",           "CreatureFile",
-            "RaysOfDeath",  "Hash",           "Threads",        "MultiPV",         "Contempt",
-            "Opponent",     "EndingsAgainst", "AttackShare",    "Clear Hash",      "Seed",
-            "Player",       "SetupPlayer",    "Tables",         "TablePath",       "TableGen",
-            "TableGenNice", "EvalFile"};
+            "Ruleset",        "Dice",         "SafeOuterOrbit", "KingOfTheCentre",
+            "CentreStraight", "BlockedPush",  "CentreWin",      "DrawTurns",
+            "Setup",          "CreatureFile", "RaysOfDeath",    "Hash",
+            "Threads",        "MultiPV",      "Contempt",       "Opponent",
+            "EndingsAgainst", "AttackShare",  "Edge",           "Clear Hash",
+            "Seed",           "Player",       "SetupPlayer",    "Tables",
+            "TablePath",      "TableGen",     "TableGenNice",   "EvalFile"};
         REQUIRE(options().size() == std::size(names));
         for (std::size_t i = 0; i < std::size(names); ++i)
             CHECK(options()[i].spec.name == names[i]);

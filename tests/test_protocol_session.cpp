@@ -104,6 +104,7 @@ TEST_SUITE("session") {
             "option name EndingsAgainst type combo default none var none var random var greedy "
             "var cautious",
             "option name AttackShare type spin default 0 min 0 max 100",
+            "option name Edge type spin default 0 min 0 max 300",
             "option name Clear Hash type button",
             "option name Seed type spin default 0 min 0 max 4294967295",
             "option name Player type combo default search var search var greedy var random var "

@@ -721,13 +721,27 @@ TEST_CASE("Contempt: a draw worth less to the decider never raises its value") {
 
 namespace {
 
-// Expectiminimax with the opponent of `me` replaced by `model`: its decisions are the mean
-// over baselineChoices, mine the best, chance nodes the mean over the dice, leaves held to
-// the race cap. Player 1's view.
-double modelledValue(const Position& pos, int depth, Player me, Baseline model, ModelCap& cap,
-                     double attackShare = 0) {
+// What the reference below plays: for `me`, against `model` (none: minimax), leaves held to
+// `cap` (with a model), attacks kept by `attackShare` and leaves moved by `edge`.
+struct Reference {
+    Player me = Player::One;
+    std::optional<Baseline> model;
+    ModelCap* cap = nullptr;
+    double attackShare = 0;
+    double edge = 0;
+};
+
+// Expectiminimax with the opponent of `me` replaced by the model: its decisions are the mean
+// over baselineChoices, mine the best (without a model, every decider's best), chance nodes
+// the mean over the dice, leaves held to the race cap and then moved by the edge. Player 1's
+// view.
+double referenceValue(const Position& pos, int depth, const Reference& r) {
     if (pos.isOver()) return pos.winProbability(Player::One) - pos.winProbability(Player::Two);
-    if (pos.phase() == Phase::Decision && depth <= 0) return cap.apply(pos, eval::evaluate(pos));
+    if (pos.phase() == Phase::Decision && depth <= 0) {
+        const double v = eval::evaluate(pos);
+        return eval::withEdge(r.cap ? r.cap->apply(pos, v) : v, pos, {r.me, r.edge},
+                              eval::kDefaultTunables);
+    }
     EventList list;
     if (pos.phase() == Phase::Outcome) {
         pos.generate(list);
@@ -735,35 +749,37 @@ double modelledValue(const Position& pos, int depth, Player me, Baseline model, 
         for (const Event o : list) {
             Position child = pos;
             child.apply(o);
-            sum += pos.probability(o) * modelledValue(child, depth, me, model, cap, attackShare);
+            sum += pos.probability(o) * referenceValue(child, depth, r);
         }
         return sum;
     }
     const int next = pos.phase() == Phase::Decision ? depth - 1 : depth;
-    if (pos.decider() != me) {
-        baselineChoices(model, pos, list);
+    if (pos.decider() != r.me && r.model) {
+        baselineChoices(*r.model, pos, list);
         double sum = 0;
         for (const Event e : list) {
             Position child = pos;
             child.apply(e);
-            sum += modelledValue(child, next, me, model, cap, attackShare);
+            sum += referenceValue(child, next, r);
         }
         return sum / list.size();
     }
     pos.generate(list);
-    if (attackShare > 0) dropPoorAttacks(pos, list, attackShare);
-    double best = me == Player::One ? -2 : 2;
+    if (pos.decider() == r.me && r.attackShare > 0) dropPoorAttacks(pos, list, r.attackShare);
+    const bool maximizing = pos.decider() == Player::One;
+    double best = maximizing ? -2 : 2;
     for (const Event e : list) {
         Position child = pos;
         child.apply(e);
-        const double v = modelledValue(child, next, me, model, cap, attackShare);
-        best = me == Player::One ? std::max(best, v) : std::min(best, v);
+        const double v = referenceValue(child, next, r);
+        best = maximizing ? std::max(best, v) : std::min(best, v);
     }
     return best;
 }
 
-// The searcher's report at `pos` under `play` (whose opponent is a model), the depth it
-// searched, and the reference's value at that depth, decider's view.
+// The searcher's report at `pos` under `play`, the depth it searched, and the reference's
+// value at that depth, decider's view, reported as the searcher reports it (without the
+// edge at the root).
 struct ModelledCheck {
     Report report;
     int searched = 0;
@@ -778,9 +794,15 @@ ModelledCheck searchAgainstReference(const Position& pos, const Play& play) {
     ModelledCheck c{searcher.run(pos, depthLimit(depth))};
     race::WithoutMoveCache withoutMove;
     c.searched = depth + depthExtension(pos, play, withoutMove);
-    ModelCap cap(*play.opponent, opponent(pos.decider()));
+    std::optional<ModelCap> cap;
+    if (play.opponent) cap.emplace(*play.opponent, opponent(pos.decider()));
+    const Reference r{pos.decider(), play.opponent, cap ? &*cap : nullptr, play.attackShare,
+                      play.edge};
+    const double value = referenceValue(pos, c.searched, r);
     c.expected = deciderView(
-        pos, modelledValue(pos, c.searched, pos.decider(), *play.opponent, cap, play.attackShare));
+        pos, c.report.lines.at(0).exact
+                 ? value
+                 : eval::withEdge(value, pos, {pos.decider(), -play.edge}, eval::kDefaultTunables));
     return c;
 }
 
@@ -813,11 +835,65 @@ TEST_CASE("Attack share: the search equals expectiminimax over the attacks it ke
             CHECK(c.report.lines.at(0).value == doctest::Approx(c.expected).epsilon(1e-6));
             ModelCap cap(model, opponent(pos.decider()));
             const double all =
-                deciderView(pos, modelledValue(pos, c.searched, pos.decider(), model, cap));
+                deciderView(pos, referenceValue(pos, c.searched, {pos.decider(), model, &cap}));
             if (std::abs(all - c.expected) > 1e-6) ++differ;
         }
     }
     CHECK(differ > 0);  // the share changed some values: the test can tell
+}
+
+TEST_CASE("Edge: the search equals expectiminimax with the edge at its leaves") {
+    // Minimax and under a model, with and without the attack share; holochess (every attack a
+    // lottery) and kelly.
+    constexpr double kEdge = 0.8;
+    int differ = 0, compared = 0;
+    for (const Ruleset ruleset : {Ruleset::Holochess, Ruleset::Kelly}) {
+        const Rules rules = Rules::preset(ruleset);
+        for (const std::optional<Baseline> model :
+             {std::optional<Baseline>{}, std::optional<Baseline>{Baseline::Random},
+              std::optional<Baseline>{Baseline::Greedy}}) {
+            for (const Position& pos : samplePositions(rules, testing::sampleSize(8, 3), 47)) {
+                CAPTURE(pos.dfen());
+                const Play play{.contempt = 0, .opponent = model, .edge = kEdge};
+                const ModelledCheck c = searchAgainstReference(pos, play);
+                CHECK(c.report.lines.at(0).value == doctest::Approx(c.expected).epsilon(1e-6));
+                const ModelledCheck shared = searchAgainstReference(
+                    pos, {.contempt = 0, .opponent = model, .attackShare = 0.6, .edge = kEdge});
+                CHECK(shared.report.lines.at(0).value ==
+                      doctest::Approx(shared.expected).epsilon(1e-6));
+                const ModelledCheck without =
+                    searchAgainstReference(pos, {.contempt = 0, .opponent = model});
+                if (std::abs(c.expected - without.expected) > 1e-6) ++differ;
+                ++compared;
+            }
+        }
+    }
+    CHECK(2 * differ > compared);  // the edge moved the reference's values: the test can tell
+}
+
+TEST_CASE("Edge: 0 is the search without it, node for node; on, a lottery at even odds costs") {
+    const Rules rules = Rules::preset(Ruleset::Holochess);
+    int lower = 0;
+    for (const Position& pos : samplePositions(rules, 10, 61)) {
+        // Far from the quiet draw, every leaf has the edge whole, as the root has.
+        if (eval::actionsToDraw(pos) < eval::kDefaultTunables.quietHorizon + 3) continue;
+        Searcher plain, zero, edged;
+        for (Searcher* s : {&plain, &zero, &edged})
+            s->setOptions({.hashMiB = 4, .threads = 1, .multiPv = 1});
+        zero.setPlay({.contempt = 0, .opponent = {}, .edge = 0});
+        edged.setPlay({.contempt = 0, .opponent = {}, .edge = 1});
+        const Report a = plain.run(pos, depthLimit(3)), b = zero.run(pos, depthLimit(3));
+        CHECK(a.nodes == b.nodes);
+        CHECK(a.lines.at(0).value == b.lines.at(0).value);
+        // Credited with an edge, the decider values a mean of outcomes below the outcomes'
+        // values moved one by one: reported without the edge, its value is never above the
+        // plain search's by more than the pruned search's rounding (as in the tests above).
+        const Report e = edged.run(pos, depthLimit(3));
+        CAPTURE(pos.dfen());
+        CHECK(e.lines.at(0).value <= a.lines.at(0).value + 1e-6);
+        if (e.lines.at(0).value < a.lines.at(0).value - 0.005) ++lower;
+    }
+    CHECK(lower > 0);
 }
 
 TEST_CASE("Attack share: only attacks below it are dropped, and only while there is a choice") {
