@@ -443,7 +443,8 @@ TEST_CASE("edge: a logit shift toward its side, fading with the quiet draw") {
     CHECK(eval::quietFade(horizon, horizon) == 1);
     CHECK(eval::quietFade(horizon / 2, horizon) == doctest::Approx(0.75));
     // Without the quiet draw it never fades.
-    const Position off = fromDfen(withQuiet(dfen, 5000), withDrawTurns(Ruleset::Kelly, 0));
+    const Rules noDraw = withDrawTurns(Ruleset::Kelly, 0);  // the Position refers to it
+    const Position off = fromDfen(withQuiet(dfen, 5000), noDraw);
     CHECK(eval::actionsToDraw(off) == eval::kQuietCap);
     CHECK(eval::withEdge(0.2, off, one, t) == doctest::Approx(std::tanh(std::atanh(0.2) + 0.7)));
 }
