@@ -818,9 +818,7 @@ struct Searcher::Impl {
         bool operator==(const Flavour& o) const {
             const bool sided =
                 play.contempt > 0 || play.opponent || play.attackShare > 0 || play.edge > 0;
-            return play.contempt == o.play.contempt && play.opponent == o.play.opponent &&
-                   play.attackShare == o.play.attackShare && play.edge == o.play.edge &&
-                   (!sided || decider == o.decider);
+            return play == o.play && (!sided || decider == o.decider);
         }
     };
     Flavour flavour;

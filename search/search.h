@@ -108,6 +108,8 @@ struct Play {
     // its play would have won from the material the lottery may lose (docs/search.md,
     // "Edge"). 0: none.
     double edge = 0;
+
+    bool operator==(const Play&) const = default;
 };
 
 using InfoCallback = std::function<void(const Info&)>;

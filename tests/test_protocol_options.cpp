@@ -34,6 +34,8 @@ Settings scrambled() {
                                       {"MultiPV", "4"},
                                       {"Contempt", "35"},
                                       {"Opponent", "greedy"},
+                                      {"AttackShare", "60"},
+                                      {"Edge", "100"},
                                       {"Seed", "11"},
                                       {"Player", "random"}})
         REQUIRE_FALSE(setOption(s, named(name), value));
@@ -168,8 +170,7 @@ TEST_SUITE("options") {
         CHECK(s.search.hashMiB == defaults.search.hashMiB);
         CHECK(s.search.threads == defaults.search.threads);
         CHECK(s.search.multiPv == defaults.search.multiPv);
-        CHECK(s.play.contempt == defaults.play.contempt);
-        CHECK(s.play.opponent == defaults.play.opponent);
+        CHECK(s.play == defaults.play);  // contempt, opponent, attack share, edge
         CHECK(s.seed == defaults.seed);
         CHECK(s.player == defaults.player);
     }
