@@ -92,7 +92,7 @@ std::string tableLine(const tables::Tablebase* tb, const Position& pos) {
     if (!tb) return "table: off";
     if (pos.phase() == Phase::Setup) return "table: none (a set-up is pending)";
     const int creatures = pos.occupied().count();
-    if (creatures > tables::kMaxPieces)
+    if (creatures > tb->maxPieces())
         return "table: none (" + std::to_string(creatures) + " creatures)";
     const std::string name = "table " + armies(pos);
     const auto v = tb->probeWithDistance(pos);

@@ -94,7 +94,7 @@ constexpr std::array<Option, 17> kEngineOptions = {{
      "who answers go at a set-up: the search, or a random arrangement (measurements)"},
     {OptionSpec::check("Tables", kDefaults.tables), Effect::ReopenTables, nullptr,
      [](Settings& s, const OptionValue& v) { s.tables = v.number != 0; }, "tables",
-     "probe the exact endgame tables (at most four creatures)"},
+     "probe the exact endgame tables (four creatures or fewer; five where generated)"},
     {OptionSpec::string("TablePath", ""), Effect::ReopenTables, nullptr,
      [](Settings& s, const OptionValue& v) { s.tablePath = v.text; }, "table-path",
      "the endgame tables' folder (empty: ~/.cache/dejarik/tables or $XDG_CACHE_HOME's)"},

@@ -65,7 +65,7 @@ bool EndingPlayer::applies(const Position& pos) {
     if (pos.isOver() || (pos.phase() != Phase::Decision && pos.phase() != Phase::Placement))
         return false;
     const int n = pos.occupied().count();
-    return n >= 3 && n <= tables::kMaxPieces;
+    return n >= 3 && n <= tables::kDefaultMaxPieces;
 }
 
 bool EndingPlayer::holds(const Position& seen, Baseline against) const {

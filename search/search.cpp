@@ -209,7 +209,7 @@ class Worker {
     // serves hurries toward the attack and the other delays it; past the draw the search
     // goes on below as without tables.
     bool tableValue(const Position& pos, double& value) {
-        if (!tables_ || pos.occupied().count() > tables::kMaxPieces) return false;
+        if (!tables_ || pos.occupied().count() > tables_->maxPieces()) return false;
         const std::optional<tables::TableValue> t = tables_->probeWithDistance(pos);
         if (!t) return false;
         // A table value assumes optimal play by both sides; under an opponent model the
@@ -263,7 +263,7 @@ class Worker {
     // when it has few enough creatures, its evaluation cache slot when it is a leaf, else
     // its table cluster.
     void prefetchFor(const Position& child, int depth) const {
-        if (tables_ && child.occupied().count() <= tables::kMaxPieces) tables_->prefetch(child);
+        if (tables_ && child.occupied().count() <= tables_->maxPieces()) tables_->prefetch(child);
         const std::uint64_t key = tableKey(child);
         if (child.phase() == Phase::Decision && depth <= 0)
             __builtin_prefetch(&evalCache_[key & (kEvalBuckets - 1)]);

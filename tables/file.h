@@ -3,13 +3,15 @@
 // Layout (all numbers little-endian), docs/tables.md "Files":
 //   0  magic "DJKTABLE"            8  u32 format version        12  u32 header bytes (512)
 //  16  u64 game fingerprint       24  u8 |A|, u8 |B|, u8[3] A's creatures, u8[3] B's
+//                                  (a canonical set of five has |B| <= 2; A's fourth at 364)
 //  32  u32 CentreWin N            36  u32 pieces               40  u32 orbits
 //  44  u32 stored states          48  u32 value scale (32767)  52  u32 iterations
 //  56  f64 residual of the solve  64  f64 residual of the stored values
 //  72  f64 seconds                80  u32 flags (1: converged) 84  u32 bits per code
 //  88  char[256] the rule options as Name=Value assignments, NUL-padded
 // 344  u64 checksum of the payload 352  f64 T's contraction factor
-// 360  u32 codebook entries K      364..503 zero
+// 360  u32 codebook entries K      364 u8 A's fourth creature (4 v 1), else 0
+// 365..503 zero
 // 504  u64 checksum of bytes 0..503
 // 512  the payload. The codebook: the K distinct (value, distance) pairs of the set, a u32
 //      each: bits 0-15 the value as i16 round(v * 32767), v from side A's view, bits 16-23

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 
 #include "symmetry.h"
 
@@ -30,8 +32,8 @@ Orbits::Orbits(int pieces) : pieces_(pieces) {
     // First every tuple's orbit, by a table over all 25^n tuples; tuples are visited in
     // increasing order, so the first of an orbit is its smallest, its representative.
     const std::uint32_t tuples = power25(pieces);
-    constexpr std::uint16_t kUnset = 0xFFFF;
-    std::vector<std::uint16_t> orbitOf(tuples, kUnset);
+    constexpr std::uint32_t kUnset = 0xFFFFFFFF;
+    std::vector<std::uint32_t> orbitOf(tuples, kUnset);
     for (std::uint32_t packed = 0; packed < tuples; ++packed) {
         if (orbitOf[packed] != kUnset) continue;
         std::array<Cell, kMaxPieces> cells{};
@@ -43,8 +45,7 @@ Orbits::Orbits(int pieces) : pieces_(pieces) {
             for (int j = 0; j < i; ++j)
                 distinct = distinct && cells[i] != cells[j];
         if (!distinct) continue;
-        if (reps_.size() >= kUnset) throw std::logic_error("Orbits: too many orbits for 16 bits");
-        const auto id = static_cast<std::uint16_t>(reps_.size());
+        const auto id = static_cast<std::uint32_t>(reps_.size());
         reps_.push_back(cells);
         for (const auto& image : kImages) {
             std::array<Cell, kMaxPieces> mapped{};
@@ -80,13 +81,13 @@ Orbits::Orbits(int pieces) : pieces_(pieces) {
 
     centrePiece_.assign(reps_.size(), -1);
     centreRank_.assign(reps_.size(), 0);
-    std::vector<std::vector<std::uint16_t>> lists(static_cast<std::size_t>(pieces));
+    std::vector<std::vector<std::uint32_t>> lists(static_cast<std::size_t>(pieces));
     for (std::size_t o = 0; o < reps_.size(); ++o) {
         for (int i = 0; i < pieces; ++i) {
             if (!reps_[o][i].isCentre()) continue;
             centrePiece_[o] = static_cast<std::int8_t>(i);
-            centreRank_[o] = static_cast<std::uint16_t>(lists[i].size());
-            lists[i].push_back(static_cast<std::uint16_t>(o));
+            centreRank_[o] = static_cast<std::uint32_t>(lists[i].size());
+            lists[i].push_back(static_cast<std::uint32_t>(o));
         }
     }
     perCentre_ = static_cast<std::uint32_t>(lists[0].size());
@@ -97,15 +98,15 @@ Orbits::Orbits(int pieces) : pieces_(pieces) {
 }
 
 const Orbits& Orbits::of(int pieces) {
-    // Immutable once built; built on first use so that programs without tables pay nothing.
-    static const std::array<std::unique_ptr<const Orbits>, kMaxPieces + 1> all = [] {
-        std::array<std::unique_ptr<const Orbits>, kMaxPieces + 1> t;
-        for (int n = 2; n <= kMaxPieces; ++n)
-            t[n].reset(new Orbits(n));
-        return t;
-    }();
-    if (pieces < 2 || pieces > kMaxPieces) throw std::out_of_range("Orbits::of: 2 to 4 pieces");
-    return *all[pieces];
+    if (pieces < 2 || pieces > kMaxPieces)
+        throw std::out_of_range("Orbits::of: 2 to " + std::to_string(kMaxPieces) + " pieces");
+    // Immutable once built; each size built on its first use, so that programs without
+    // tables, or without sets of five, pay nothing for them.
+    static std::array<std::once_flag, kMaxPieces + 1> once;
+    static std::array<std::unique_ptr<const Orbits>, kMaxPieces + 1> built;
+    const auto n = static_cast<std::size_t>(pieces);
+    std::call_once(once[n], [&] { built[n].reset(new Orbits(pieces)); });
+    return *built[n];
 }
 
 Layout::Layout(int sideA, int sideB, int centreWin)
@@ -263,16 +264,19 @@ std::optional<Material> materialOf(const Position& pos) {
     return m.canonical();
 }
 
-std::vector<Material> setsFor(const Position& pos) {
+std::vector<Material> setsFor(const Position& pos, int maxPieces) {
     const std::array<std::vector<Creature>, 2> sides = {pos.army(Player::One),
                                                         pos.army(Player::Two)};
+    const auto limit = static_cast<std::size_t>(std::clamp(maxPieces, 0, kMaxPieces));
     const std::size_t n = sides[0].size() + sides[1].size();
-    if (n > static_cast<std::size_t>(kMaxPieces) + 1 || sides[0].size() > kMaxPieces ||
-        sides[1].size() > kMaxPieces)
-        return {};
+    if (n > limit + 1 || sides[0].size() > limit || sides[1].size() > limit) return {};
     const Material m{Army::of(sides[0]), Army::of(sides[1])};
-    if (m.isTableSet()) return {m.canonical()};
-    return n == static_cast<std::size_t>(kMaxPieces) + 1 ? m.captures() : std::vector<Material>{};
+    if (n <= limit)
+        return m.isTableSet() ? std::vector<Material>{m.canonical()} : std::vector<Material>{};
+    std::vector<Material> out;
+    for (const Material& c : m.captures())
+        if (c.pieces() <= static_cast<int>(limit)) out.push_back(c);
+    return out;
 }
 
 std::string stateDfen(const Material& material, const Layout& layout, std::uint32_t index) {

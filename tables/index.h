@@ -4,11 +4,12 @@
 // Placements. The pieces of a set are numbered side A first, each side in Creature order;
 // a placement is the tuple of their cells. Orbits::of(n) numbers the placements of n
 // pieces up to the board's 24 symmetries (RULES §1: 12 rotations and their reflections,
-// src/symmetry.h): 12,680 orbits of 4 pieces (Burnside: (303,600 + 6 * 120) / 24) and 590
-// of 3, against 303,600 and 13,800 tuples. The lookup is two small tables rather than one
-// of 25^4 entries (781 KB, a cache miss per probe): the first two cells give their pair's
+// src/symmetry.h): 265,680 orbits of 5 pieces (Burnside: (6,375,600 + 6 * 120) / 24; the six
+// reflections through cells fix five cells each), 12,680 of 4 ((303,600 + 6 * 120) / 24) and
+// 590 of 3, against 6,375,600, 303,600 and 13,800 tuples. The lookup is two small tables rather
+// than one of 25^4 entries (781 KB, a cache miss per probe): the first two cells give their pair's
 // class (30 classes) and a symmetry that takes them to the class's representative pair;
-// the same symmetry maps the other cells, and a table per class (25 x 25 entries) names
+// the same symmetry maps the other cells, and a table per class (25^(n-2) entries) names
 // the orbit. Only the centre is fixed by every symmetry, so how many orbits put a given
 // piece on `a` does not depend on the piece: Orbits::perCentrePiece().
 //
@@ -47,7 +48,9 @@ namespace dejarik::tables {
 
 class Orbits {
   public:
-    // The orbits of n = 2..4 pieces, built once per process.
+    // The orbits of n = 2..kMaxPieces pieces, each built once per process when first asked
+    // for (those of five take ~40 MB and a second to build, which a program that never
+    // meets a set of five does not pay).
     [[nodiscard]] static const Orbits& of(int pieces);
 
     [[nodiscard]] int pieces() const { return pieces_; }
@@ -96,11 +99,11 @@ class Orbits {
 
     int pieces_;
     std::array<Pair, Cell::kCount * Cell::kCount> pairs_{};
-    std::vector<std::uint16_t> tails_;  // pair class, then the other cells in base 25
+    std::vector<std::uint32_t> tails_;  // pair class, then the other cells in base 25
     std::vector<std::array<Cell, kMaxPieces>> reps_;
     std::vector<std::int8_t> centrePiece_;
-    std::vector<std::uint16_t> centreRank_;
-    std::vector<std::uint16_t> byCentre_;
+    std::vector<std::uint32_t> centreRank_;
+    std::vector<std::uint32_t> byCentre_;
     std::uint32_t perCentre_ = 0;
 };
 
@@ -162,7 +165,7 @@ enum class Orientation : std::uint8_t {
     AsGiven,    // player 1 is side A, as the solvers against a fixed player need
 };
 
-// The table and state of a decision point with 3 or 4 pieces in a game not over (a quiet
+// The table and state of a decision point with 3 to kMaxPieces pieces in a game not over (a quiet
 // draw aside: the tables ignore the quiet counter); nothing for any other position. Holds
 // count only under CentreWin. The probe's hot path: no
 // allocation, no Material built.
@@ -170,13 +173,13 @@ enum class Orientation : std::uint8_t {
                                              Orientation orientation = Orientation::Canonical);
 
 // The canonical material set of a position's pieces, at any phase; nothing unless it is a
-// table set (3 or 4 creatures, both sides present).
+// table set (3 to kMaxPieces creatures, both sides present).
 [[nodiscard]] std::optional<Material> materialOf(const Position& pos);
 
-// The table sets a position needs: its own set with 3 or 4 creatures, or with 5 the sets
-// one capture leads to (what a background generator makes ready before play gets there).
-// Empty otherwise. Canonical, without repeats.
-[[nodiscard]] std::vector<Material> setsFor(const Position& pos);
+// The table sets of at most `maxPieces` creatures a position needs: its own set, or with
+// one creature more the sets one capture leads to (what a background generator makes ready
+// before play gets there). Empty otherwise. Canonical, without repeats.
+[[nodiscard]] std::vector<Material> setsFor(const Position& pos, int maxPieces = kDefaultMaxPieces);
 
 // The DFEN of a state of the set, side A as player 1 (quiet 0, turn 1).
 [[nodiscard]] std::string stateDfen(const Material& material, const Layout& layout,

@@ -136,14 +136,14 @@ int runGenerate(const std::vector<std::string>& args) {
     desc.add_options()("material", po::value(&materials)->composing(),
                        "a set as \"SG v n\" (player 1's creatures v player 2's), repeatable")(
         "max-pieces", po::value(&maxPieces),
-        "every set of 3..K distinct creatures (K = 3 or 4), as standard deals reach")(
+        "every set of 3..K distinct creatures (K = 3, 4 or 5), as standard deals reach")(
         "threads", po::value(&threads), "sets solved at once (default 1)");
     const auto vm = parse(args, desc);
     if (!vm) return 0;
     if (materials.empty() == !vm->count("max-pieces"))
         throw UsageError{"give either --material or --max-pieces"};
     if (vm->count("max-pieces") && (maxPieces < 3 || maxPieces > kMaxPieces))
-        throw UsageError{"--max-pieces must be 3 or 4"};
+        throw UsageError{"--max-pieces must be 3, 4 or 5"};
     if (threads < 1 || threads > 256) throw UsageError{"--threads must be 1 to 256"};
     std::vector<Material> wanted;
     for (const auto& text : materials) {
@@ -236,7 +236,7 @@ int runProbe(const std::vector<std::string>& args) {
     po::options_description desc(
         "Usage: dejarik-tb probe [--ruleset R] [--option Name=Value]... --dfen D\n"
         "                        [--moves \"e1 e2 ...\"] [--path DIR]\n"
-        "Prints the table value of a position with at most 4 creatures and of each of its\n"
+        "Prints the table value of a position with at most 5 creatures and of each of its\n"
         "decisions (or outcomes), ranked, from the view of the player who decides, each with\n"
         "its distance: the actions before the attack that realises the value (the side it\n"
         "serves hurries, the other delays). Values are exact without the quiet draw\n"

@@ -351,7 +351,7 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
                        const std::atomic<bool>* cancel) {
     if (one.size() > 8 || two.size() > 8)
         throw std::runtime_error("tables: an army of more than 8 creatures");
-    for (int pieces = 3; pieces <= kMaxPieces; ++pieces) {
+    for (int pieces = 3; pieces <= kDefaultMaxPieces; ++pieces) {
         std::vector<Material> todo;
         for (unsigned m1 = 1; m1 < (1u << one.size()); ++m1)
             for (unsigned m2 = 1; m2 < (1u << two.size()); ++m2) {
@@ -393,7 +393,9 @@ const PolicySets::Set* PolicySets::atSlot(int slot) const {
 
 std::optional<double> PolicySets::value(const Position& pos) const {
     // The set's slot and the state at once (both sides present, at most three creatures
-    // each): no armies to build.
+    // each): no armies to build. No set here has more creatures (nor are the orbits of
+    // more built for nothing).
+    if (pos.occupied().count() > kDefaultMaxPieces) return std::nullopt;
     const std::optional<Placement> at = placedAsGiven(pos);
     if (!at) return std::nullopt;
     const Set* s = atSlot(at->slot);

@@ -100,8 +100,8 @@ class PolicySolver {
 };
 
 // The values at counter 0 of every set of sub-armies of `one` (player 1, maximising)
-// against `two` (the fixed player) with 3 or 4 creatures, both sides present, solved in
-// order of size on `threads` threads.
+// against `two` (the fixed player) with 3 to kDefaultMaxPieces creatures, both sides
+// present, solved in order of size on `threads` threads.
 class PolicySets {
   public:
     struct Set {

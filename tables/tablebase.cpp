@@ -159,6 +159,8 @@ bool Tablebase::adopt(std::unique_ptr<TableFile> file, const Material& expected,
               h.material, std::move(file)});
     std::lock_guard lock(mutex_);
     slots_[h.material.slot()].store(table.get(), std::memory_order_release);
+    if (h.material.pieces() > maxPieces_.load(std::memory_order_relaxed))
+        maxPieces_.store(h.material.pieces(), std::memory_order_release);
     owned_.push_back(std::move(table));
     return true;
 }
@@ -281,7 +283,7 @@ std::optional<double> Tablebase::stateValue(const Material& m, std::uint32_t sta
 }
 
 std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) const {
-    if (pos.occupied().count() > kMaxPieces) return std::nullopt;
+    if (pos.occupied().count() > maxPieces()) return std::nullopt;
     if (pos.rules().gameFingerprint() != fingerprint()) return std::nullopt;
     // Never under Rays of Death (its fingerprint differs too): no table knows its rounds.
     if (pos.rules().raysOfDeath()) return std::nullopt;
@@ -312,7 +314,7 @@ std::optional<TableValue> Tablebase::probeWithDistance(const Position& pos) cons
 }
 
 void Tablebase::prefetch(const Position& pos) const {
-    if (pos.occupied().count() > kMaxPieces || pos.phase() != Phase::Decision) return;
+    if (pos.occupied().count() > maxPieces() || pos.phase() != Phase::Decision) return;
     const auto p = place(pos);
     if (!p) return;
     const Table* t = slots_[p->slot].load(std::memory_order_acquire);

@@ -93,13 +93,17 @@ class Tablebase {
     // The value of a position for player 1, at any phase: a decision point is read from its
     // table, a chance node is the probability-weighted sum over its outcomes and a
     // placement the best placement for its player; a finished game gives its result. Nothing
-    // when the position has more than 4 creatures (checked first), when its rules are of
+    // when the position has more than maxPieces() creatures (checked first), when its rules are of
     // another mix, when a set it needs is missing, or for a CentreWin counter that no play
     // reaches.
     [[nodiscard]] std::optional<double> probe(const Position& pos) const;
     // The same from the view of the player who decides (the player on turn at a chance
     // node).
     [[nodiscard]] std::optional<double> probeForDecider(const Position& pos) const;
+    // The most creatures a probe looks at: kDefaultMaxPieces, or five once a set of five is
+    // loaded. Above it every probe answers nothing at once (no placement is indexed, so
+    // that the orbits of five are never built for tables that have no set of five).
+    [[nodiscard]] int maxPieces() const { return maxPieces_.load(std::memory_order_acquire); }
     // Starts loading the entry a probe of this decision position will read (nothing for
     // other phases, derived states or positions the tables do not hold): issued well before
     // the probe, its memory read overlaps other work.
@@ -147,6 +151,7 @@ class Tablebase {
     std::filesystem::path directory_;
     Region region_;  // the copied entries (TableMemory::HugePages)
     std::unique_ptr<std::atomic<const Table*>[]> slots_;
+    std::atomic<int> maxPieces_{kDefaultMaxPieces};  // raised after the slot is stored
     mutable std::mutex mutex_;
     std::vector<std::unique_ptr<Table>> owned_;  // never shrinks: probes hold raw pointers
     std::vector<std::string> problems_;

@@ -110,6 +110,28 @@ TEST_SUITE("search-tables") {
         CHECK(notExactWithout > total / 2);
     }
 
+    TEST_CASE("a set of five: the root of five creatures is the table's, exact") {
+        // Creatures that move one cell: the cheapest set of five to make (seconds).
+        const Rules rules = testing::rulesOf(Ruleset::Kelly, {"DrawTurns=0"});
+        SmallTables st(rules, {"HHN v hn"});
+        REQUIRE(st.tb->maxPieces() == 5);
+        int checked = 0;
+        for (const Position& pos : statesOf(*st.tb, "HHN v hn", rules, 8)) {
+            if (pos.occupied().count() != 5) continue;
+            CAPTURE(pos.dfen());
+            const double want = *st.tb->probeForDecider(pos);
+            Searcher with;
+            with.setOptions({.hashMiB = 1});
+            with.setTables(st.tb);
+            const Report r = with.run(pos, {.depth = 2});
+            REQUIRE(!r.lines.empty());
+            CHECK(r.lines.front().exact);
+            CHECK(std::abs(r.lines.front().value - want) <= tables::kVerifyTolerance);
+            ++checked;
+        }
+        CHECK(checked >= 6);
+    }
+
     TEST_CASE("more than four creatures: the same search with and without tables") {
         // Eight creatures: three actions capture at most three, so no node of depth 3 has
         // four creatures or fewer, and the tables are never asked.

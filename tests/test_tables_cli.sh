@@ -35,7 +35,7 @@ expect_usage_error "either --material or --max-pieces" generate --path "$root" \
     --material "SG v h" --max-pieces 3
 expect_usage_error "'X'" generate --path "$root" --material "SX v h"
 expect_usage_error "showdown" generate --path "$root" --material "S v h"
-expect_usage_error "--max-pieces" generate --path "$root" --max-pieces 5
+expect_usage_error "--max-pieces" generate --path "$root" --max-pieces 6
 expect_usage_error "Rays of Death" generate --path "$root" --option RaysOfDeath=true \
     --material "SG v h"
 expect_usage_error "Courtier" generate --path "$root" --ruleset courtier --max-pieces 3
@@ -46,7 +46,7 @@ expect_usage_error "ruleset" generate --path "$root" --ruleset chess --max-piece
 expect_usage_error "--option" generate --path "$root" --option Dice=d7 --max-pieces 3
 expect_usage_error "--dfen is required" probe --path "$root"
 expect_usage_error "DFEN" probe --path "$root" --dfen "S/n 1 2 0 1"
-expect_usage_error "at most 4" probe --path "$root" --dfen './SGHh......../......n..... 1 2 0 1'
+expect_usage_error "at most 5" probe --path "$root" --dfen './SGHh......../.....kn..... 1 2 0 1'
 expect_usage_error "--moves" probe --path "$root" --dfen "$sgh" --moves "b1-c7"
 expect_usage_error "--material" verify --path "$root" --material "SG"
 expect 1 err "no tables to verify" verify --path "$tmp/no-tables"

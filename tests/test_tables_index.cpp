@@ -41,8 +41,9 @@ TEST_SUITE("tables-index") {
         std::string error;
         CHECK_FALSE(tables::parseMaterial("S v n", &error));
         CHECK(error.find("showdown") != std::string::npos);
-        CHECK_FALSE(tables::parseMaterial("SGH v nk", &error));
-        CHECK(error.find("at most 4") != std::string::npos);
+        CHECK(tables::parseMaterial("SGH v nk", &error));
+        CHECK_FALSE(tables::parseMaterial("SGH v nkl", &error));
+        CHECK(error.find("at most 5") != std::string::npos);
         CHECK_FALSE(tables::parseMaterial("SX v n", &error));
         CHECK(error.find("'X'") != std::string::npos);
         CHECK_FALSE(tables::parseMaterial("SG n", &error));
@@ -61,11 +62,48 @@ TEST_SUITE("tables-index") {
         CHECK(all.front().pieces() == 3);
         CHECK(all.back() == material("SGK v n"));
         CHECK(all.size() == 4);
+        // A set of five: 4 v 1 captures into 3 v 1 and its showdown-free smaller sets.
+        CHECK(material("n v SGKL").canonical().name() == "SGKL v n");
+        const auto five = tables::withCaptures(material("SGKL v n"));
+        CHECK(five.size() == 1 + 4 + 6);  // the set, its four 3 v 1, six 2 v 1
+        CHECK(five.back() == material("SGKL v n"));
     }
 
-    TEST_CASE("distinct sets: 168 of 3 and 490 of 4 creatures, canonical, colour swap folded") {
-        const auto sets = tables::distinctSets(4);
-        int three = 0, four = 0;
+    TEST_CASE("army codes: dense, shorter lists first, those of up to three unchanged") {
+        // The codes the tables of four were built with (their canonical orientation and
+        // slots): 1..8, then pairs, then triples, each lexicographic (session 43's check of
+        // the generalised table against the nested loops it replaced).
+        int next = 1;
+        const auto code = [](std::vector<Creature> c) { return tables::Army::of(c).code(); };
+        for (int c0 = 0; c0 < kCreatureCount; ++c0)
+            CHECK(code({Creature(c0)}) == next++);
+        for (int c0 = 0; c0 < kCreatureCount; ++c0)
+            for (int c1 = c0; c1 < kCreatureCount; ++c1)
+                CHECK(code({Creature(c0), Creature(c1)}) == next++);
+        for (int c0 = 0; c0 < kCreatureCount; ++c0)
+            for (int c1 = c0; c1 < kCreatureCount; ++c1)
+                for (int c2 = c1; c2 < kCreatureCount; ++c2)
+                    CHECK(code({Creature(c0), Creature(c1), Creature(c2)}) == next++);
+        CHECK(next == 165);
+        std::set<int> four;
+        for (int c0 = 0; c0 < kCreatureCount; ++c0)
+            for (int c1 = c0; c1 < kCreatureCount; ++c1)
+                for (int c2 = c1; c2 < kCreatureCount; ++c2)
+                    for (int c3 = c2; c3 < kCreatureCount; ++c3) {
+                        const int k =
+                            code({Creature(c3), Creature(c1), Creature(c0), Creature(c2)});
+                        CHECK(k == next++);
+                        four.insert(k);
+                    }
+        CHECK(next == tables::kArmyCodes);
+        CHECK(four.size() == 330);
+        CHECK(tables::Army().code() == 0);
+    }
+
+    TEST_CASE(
+        "distinct sets: 168 of 3, 490 of 4 and 840 of 5 creatures, canonical, colour swap folded") {
+        const auto sets = tables::distinctSets(5);
+        int three = 0, four = 0, five = 0;
         std::set<int> slots;
         for (const Material& m : sets) {
             CHECK(m.isCanonical());
@@ -75,7 +113,7 @@ TEST_SUITE("tables-index") {
             for (int i = 0; i < m.a.size(); ++i)
                 for (int j = 0; j < m.b.size(); ++j)
                     CHECK(m.a[i] != m.b[j]);
-            (m.pieces() == 3 ? three : four)++;
+            (m.pieces() == 3 ? three : m.pieces() == 4 ? four : five)++;
             CHECK(slots.insert(m.slot()).second);
             CHECK(m.slot() < Material::kSlotCount);
         }
@@ -83,17 +121,25 @@ TEST_SUITE("tables-index") {
         // 2v2.
         CHECK(three == 168);
         CHECK(four == 280 + 210);
+        // 5: 8 x C(7,4) for 4v1 and C(8,3) x C(5,2) for 3v2.
+        CHECK(five == 280 + 560);
         CHECK(tables::distinctSets(3).size() == 168);
+        CHECK(tables::distinctSets(4).size() == 168 + 490);
+        CHECK(tables::distinctSets(9).size() == sets.size());
     }
 
     TEST_CASE("orbits: counts, invariance under the 24 symmetries, representatives") {
         CHECK(Orbits::of(2).count() == 30);
         CHECK(Orbits::of(3).count() == 590);
         CHECK(Orbits::of(4).count() == 12680);
+        CHECK(Orbits::of(5).count() == 265680);
         CHECK(Orbits::of(3).perCentrePiece() == 26);
         CHECK(Orbits::of(4).perCentrePiece() == 512);
+        // (P(24,4) + 6 * 4!) / 24: the other four on the rings.
+        CHECK(Orbits::of(5).perCentrePiece() == 10632);
+        CHECK_THROWS_AS((void)Orbits::of(6), std::out_of_range);
         std::mt19937_64 rng(7);
-        for (int n = 2; n <= 4; ++n) {
+        for (int n = 2; n <= tables::kMaxPieces; ++n) {
             const Orbits& orbits = Orbits::of(n);
             // Every orbit's representative is in its own orbit, and has the piece on `a` it says.
             for (std::uint32_t o = 0; o < orbits.count(); ++o) {
@@ -130,8 +176,11 @@ TEST_SUITE("tables-index") {
     }
 
     TEST_CASE("layout: decode and index are inverse, unreachable holds have no index") {
-        for (const auto& [a, b] : {std::pair{2, 1}, {1, 2}, {3, 1}, {2, 2}, {1, 3}}) {
+        for (const auto& [a, b] :
+             {std::pair{2, 1}, {1, 2}, {3, 1}, {2, 2}, {1, 3}, {4, 1}, {2, 3}}) {
             for (const int centreWin : {0, 1, 2, 3, 5}) {
+                // Five pieces: 1.06 M states without holds; CentreWin 3 for the holds.
+                if (a + b == 5 && centreWin != 0 && centreWin != 3) continue;
                 const Layout layout(a, b, centreWin);
                 const std::uint32_t o = layout.orbits().count();
                 const std::uint32_t r = layout.orbits().perCentrePiece();
@@ -144,12 +193,16 @@ TEST_SUITE("tables-index") {
                 CHECK(layout.size() == expected);
                 // Files leave out the mover's counter with one action left (2 o per level).
                 CHECK(layout.storedSize() == expected - levels * 2 * o);
-                for (std::uint32_t i = 0; i < layout.size(); ++i) {
-                    const auto key = layout.decode(i);
-                    const auto back = layout.index(key);
+                // Five pieces: every 97th state (each block of the layout spans 10,632 or more).
+                const std::uint32_t step = a + b == 5 ? 97 : 1;
+                const auto roundTrip = [&](std::uint32_t i) {
+                    const auto back = layout.index(layout.decode(i));
                     REQUIRE(back);
                     REQUIRE(*back == i);
-                }
+                };
+                for (std::uint32_t i = 0; i < layout.size(); i += step)
+                    roundTrip(i);
+                roundTrip(layout.size() - 1);
                 if (centreWin > 0) {
                     tables::StateKey both;
                     both.holdMover = 1;
@@ -181,7 +234,8 @@ TEST_SUITE("tables-index") {
     TEST_CASE("place: a position and its stored state are images under the symmetries") {
         std::mt19937_64 rng(11);
         const Rules rules = Rules::preset(Ruleset::DalsianClassic);
-        for (const char* name : {"SG v h", "h v SG", "SK v hl", "n v SKL", "SS v n"}) {
+        for (const char* name : {"SG v h", "h v SG", "SK v hl", "n v SKL", "SS v n", "SKL v hn",
+                                 "n v SGKL", "hm v SKL"}) {
             const Material asPlayed = material(name);
             const Material m = asPlayed.canonical();
             const Layout layout(m.a.size(), m.b.size(), rules.centreWin());
@@ -218,6 +272,18 @@ TEST_SUITE("tables-index") {
             CHECK(m.isCanonical());
         }
         CHECK(tables::setsFor(Position::startpos(kellyRules)).empty());
+        // With sets of five: a position of five needs its own, one of six those of five.
+        const auto ownFive =
+            tables::setsFor(fromDfen("S/nGHk......../............ 2 1 0 1", kellyRules), 5);
+        REQUIRE(ownFive.size() == 1);
+        CHECK(ownFive[0] == material("SGH v nk"));
+        const auto six = tables::setsFor(
+            fromDfen("S/nGHkm......./............ 2 1 0 1", kellyRules), tables::kMaxPieces);
+        CHECK(six.size() == 6);  // SGH v nk, nm, km, and GH, SH, SG v nkm
+        for (const Material& m : six)
+            CHECK(m.pieces() == 5);
+        CHECK(tables::setsFor(fromDfen("S/nGHkm......./............ 2 1 0 1", kellyRules)).empty());
+        CHECK(tables::setsFor(Position::startpos(kellyRules), tables::kMaxPieces).empty());
         // Not a table position: too many or too few pieces, a finished game, mid-attack.
         const Rules kelly;
         CHECK_FALSE(tables::place(Position::startpos(kelly)));

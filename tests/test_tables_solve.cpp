@@ -230,11 +230,11 @@ TEST_SUITE("tables") {
 
     namespace {
 
-    // Perft with a probe at every node; probes of positions with more than 4 creatures must
-    // answer nothing.
+    // Perft with a probe at every node; probes of positions with more creatures than the
+    // tables hold must answer nothing.
     std::uint64_t probedPerft(const Tablebase& tb, const Position& pos, int depth, int& answered) {
         const auto v = tb.probe(pos);
-        if (pos.occupied().count() > tables::kMaxPieces) CHECK_FALSE(v);
+        if (pos.occupied().count() > tb.maxPieces()) CHECK_FALSE(v);
         answered += v ? 1 : 0;
         if (depth == 0) return 1;
         EventList events;
@@ -262,6 +262,51 @@ TEST_SUITE("tables") {
         // A 5-creature position: nothing, though its captures lead into the tables.
         const Position five = fromDfen("S/.hG.L......./..k......... 1 2 0 1", tb.rules());
         CHECK_FALSE(tb.probe(five));
+    }
+
+    TEST_CASE("a set of five: generated, verified, probed through the symmetries, where loaded") {
+        // 4 v 1 (side A's fourth creature has a header byte of its own), of creatures that
+        // move one cell: the cheapest set of five to make.
+        TempDir root;
+        const Rules rules;
+        Tablebase tb(root.path(), rules);
+        // Without a set of five the tables look at four creatures at most.
+        CHECK(tb.maxPieces() == tables::kDefaultMaxPieces);
+        const Position five = fromDfen("./HNH........./.....hN..... 1 2 0 1", rules);
+        CHECK_FALSE(tb.probe(five));
+        const Material m = material("HHNN v h");
+        tables::GenerateOptions options;
+        options.threads = 2;
+        const auto results = tables::generate(tb, {m}, options, nullptr);
+        CHECK(results.size() == 1 + 2 + 3);  // the set, HHN v h and HNN v h, and 2v1
+        CHECK(tb.maxPieces() == 5);
+        const tables::Table* t = tb.table(m);
+        REQUIRE(t);
+        CHECK(t->layout.storedSize() == 4 * 265680);
+        const auto& h = t->file->header();
+        CHECK(h.converged);
+        CHECK(h.residual < 1e-9);
+        const auto verified = tables::verify(tb, m);
+        INFO(verified.problem);
+        CHECK(verified.ok);
+        // Values satisfy their equations wherever the position is seen from.
+        std::mt19937_64 rng(5);
+        double worst = 0;
+        for (int i = 0; i < 200; ++i)
+            worst = std::max(worst, bellmanGap(tb, randomPosition(tb, m, rng)));
+        CHECK(worst <= kVerifyTolerance);
+        const auto v = tb.probe(five);
+        REQUIRE(v);
+        CHECK(*tb.probe(transform(five, {Symmetry::fromIndex(7), true})) == doctest::Approx(-*v));
+        // A table base opened on the directory finds the set of five and reads its bytes.
+        const Tablebase reopened(root.path(), rules);
+        CHECK(reopened.problems().empty());
+        CHECK(reopened.maxPieces() == 5);
+        CHECK(reopened.probe(five) == v);
+        CHECK(reopened.table(m)->file->header().material == m);
+        // Another set of five is missing; six creatures are never probed.
+        CHECK_FALSE(tb.probe(fromDfen("./HNH........./.....hS..... 1 2 0 1", rules)));
+        CHECK_FALSE(tb.probe(fromDfen("./HNH........./.....hNk.... 1 2 0 1", rules)));
     }
 
     TEST_CASE("generation is deterministic: threads and order change no byte") {

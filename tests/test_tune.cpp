@@ -81,7 +81,7 @@ TEST_CASE("capture samples: five creatures, an attack to make, labelled by the s
     for (const tune::Sample& s : samples) {
         CAPTURE(s.pos.dfen());
         CHECK(s.pos.phase() == Phase::Decision);
-        CHECK(s.pos.occupied().count() == tables::kMaxPieces + 1);
+        CHECK(s.pos.occupied().count() == tables::kDefaultMaxPieces + 1);
         CHECK(s.pos.rules().drawTurns() == 0);
         EventList list;
         s.pos.generate(list);

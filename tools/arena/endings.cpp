@@ -66,7 +66,7 @@ std::optional<Endings> analyseEndings(const std::vector<GameRecord>& records,
             [&](const RecordedEvent&, Event, const Position&, const Position& after) {
                 // Values are solved at quiet 0: after a kill, or later after an attack.
                 if (first || after.isOver() || after.phase() != Phase::Decision ||
-                    after.occupied().count() > tables::kMaxPieces || after.quiet() != 0)
+                    after.occupied().count() > tables::kDefaultMaxPieces || after.quiet() != 0)
                     return;
                 first = me == Player::One ? after : transform(after, Transform{{}, true});
             },

@@ -106,7 +106,7 @@ std::vector<Sample> tableSamples(const tables::Tablebase& tables, Ruleset rulese
         tables.rules(), ruleset, seed, 50 * static_cast<std::uint64_t>(std::max(count, 1)), perGame,
         [&](const Position& pos, std::uint64_t game, std::uint64_t& rng) {
             // Every third eligible position, so that one game gives several stages of play.
-            if (pos.occupied().count() > tables::kMaxPieces || uniform(rng) >= 0.34) return false;
+            if (pos.occupied().count() > tables.maxPieces() || uniform(rng) >= 0.34) return false;
             const auto v = tables.probe(pos);
             if (v) out.push_back({pos, *v, game});
             return v.has_value();
@@ -123,7 +123,7 @@ std::vector<Sample> captureSamples(const std::shared_ptr<const tables::Tablebase
         tables->rules(), ruleset, options.seed ^ 0xCA97A3E5ull,
         50 * static_cast<std::uint64_t>(std::max(options.count, 1)), options.perGame,
         [&](const Position& pos, std::uint64_t game, std::uint64_t& rng) {
-            if (pos.occupied().count() != tables::kMaxPieces + 1 || uniform(rng) >= 0.34 ||
+            if (pos.occupied().count() != tables->maxPieces() + 1 || uniform(rng) >= 0.34 ||
                 !canAttack(pos))
                 return false;
             out.push_back({pos, 0, game});
