@@ -273,10 +273,7 @@ std::vector<Material> setsFor(const Position& pos, int maxPieces) {
     const Material m{Army::of(sides[0]), Army::of(sides[1])};
     if (n <= limit)
         return m.isTableSet() ? std::vector<Material>{m.canonical()} : std::vector<Material>{};
-    std::vector<Material> out;
-    for (const Material& c : m.captures())
-        if (c.pieces() <= static_cast<int>(limit)) out.push_back(c);
-    return out;
+    return m.captures();
 }
 
 std::string stateDfen(const Material& material, const Layout& layout, std::uint32_t index) {

@@ -21,12 +21,12 @@ namespace dejarik::tables {
 // orientation: a solution against a fixed player keeps player 1 as side A, 1 v 4 too).
 inline constexpr int kMaxPieces = 5;
 inline constexpr int kMaxSide = kMaxPieces - 1;
-// The sets the engine makes and relies on by itself: `dejarik-tb generate --max-pieces`'s
-// default, TableGen's background generation, the exact endings against a baseline
-// (EndingsAgainst, dejarik odds --exact), the tuner's labels and the arena's endings. A set of
-// five has 21 times the placements of a set of four (265,680 orbits against 12,680): seconds to
-// solve where four take a tenth, and a solution against a baseline with its 80 quiet counters
-// would take minutes and 340 MB. Sets of five serve where they have been generated.
+// The sets the engine makes and relies on by itself: TableGen's background generation and the
+// exact endings against a baseline (EndingsAgainst, dejarik odds --exact, dejarik-arena
+// endings). A set of five has 21 times the placements of a set of four (265,680 orbits
+// against 12,680): seconds to solve where four take a tenth, and a solution against a baseline
+// with its 80 quiet counters would take minutes and 340 MB. Sets of five serve where they have
+// been generated (Tablebase::maxPieces).
 inline constexpr int kDefaultMaxPieces = 4;
 
 // A multiset of creatures of one side, sorted in Creature order (S M G H T N K L).
