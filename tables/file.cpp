@@ -31,7 +31,9 @@ constexpr std::size_t kRulesBytes = 256;
 constexpr std::size_t kPayloadSumOffset = 344;
 constexpr std::size_t kContractionOffset = 352;
 constexpr std::size_t kEntriesOffset = 360;
-// Side A's fourth creature, in a set of five (4 v 1); the first three are at 26..28.
+// Side A's first creatures are at 26..28 (all of them in a set of four or fewer), its fourth,
+// in a set of five (4 v 1), at 364.
+constexpr int kSideAAt26 = 3;
 constexpr std::size_t kFourthCreatureOffset = 364;
 // The most creatures of side B in a canonical set: side A has at least as many.
 constexpr int kMaxSideB = kMaxPieces / 2;
@@ -73,10 +75,10 @@ std::array<std::uint8_t, kHeaderBytes> encodeHeader(const TableHeader& h,
     put64(&b[16], h.fingerprint);
     b[24] = static_cast<std::uint8_t>(h.material.a.size());
     b[25] = static_cast<std::uint8_t>(h.material.b.size());
-    for (int i = 0; i < h.material.a.size() && i < 3; ++i)
+    for (int i = 0; i < h.material.a.size() && i < kSideAAt26; ++i)
         b[26 + i] = static_cast<std::uint8_t>(h.material.a[i]);
-    if (h.material.a.size() > 3)
-        b[kFourthCreatureOffset] = static_cast<std::uint8_t>(h.material.a[3]);
+    if (h.material.a.size() > kSideAAt26)
+        b[kFourthCreatureOffset] = static_cast<std::uint8_t>(h.material.a[kSideAAt26]);
     for (int i = 0; i < h.material.b.size() && i < kMaxSideB; ++i)
         b[29 + i] = static_cast<std::uint8_t>(h.material.b[i]);
     put32(&b[32], h.centreWin);
@@ -117,11 +119,12 @@ std::optional<TableHeader> decodeHeader(const std::uint8_t* b, std::string& prob
     if (sizeA > kMaxSide || sizeB > kMaxSideB) return fail("bad material in the header");
     for (int i = 26; i < 32; ++i)
         if (b[i] >= kCreatureCount) return fail("bad material in the header");
-    if (b[kFourthCreatureOffset] >= kCreatureCount || (sizeA < 4 && b[kFourthCreatureOffset] != 0))
+    if (b[kFourthCreatureOffset] >= kCreatureCount ||
+        (sizeA <= kSideAAt26 && b[kFourthCreatureOffset] != 0))
         return fail("bad material in the header");
     std::vector<Creature> a, bSide;
     for (int i = 0; i < sizeA; ++i)
-        a.push_back(static_cast<Creature>(i < 3 ? b[26 + i] : b[kFourthCreatureOffset]));
+        a.push_back(static_cast<Creature>(i < kSideAAt26 ? b[26 + i] : b[kFourthCreatureOffset]));
     for (int i = 0; i < sizeB; ++i)
         bSide.push_back(static_cast<Creature>(b[29 + i]));
     h.material = {Army::of(a), Army::of(bSide)};
