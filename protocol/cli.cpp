@@ -41,6 +41,7 @@
 #include "rollout.h"
 #include "rules.h"
 #include "search.h"
+#include "text.h"
 #include "text_file.h"
 
 namespace po = boost::program_options;
@@ -366,31 +367,76 @@ Side parseSide(const std::string& flag, const std::string& text, const Rules& ru
 }
 
 // An army for --race: creature letters of the rules' set, either case, 1 to race::kMaxArmy.
-std::vector<Creature> parseArmy(const std::string& text, const Rules& rules) {
+std::vector<Creature> parseArmy(const std::string& text, const Rules& rules,
+                                const std::string& flag = "--race") {
     if (text.empty() || text.size() > static_cast<std::size_t>(race::kMaxArmy))
-        throw UsageError{"--race: an army is 1 to " + std::to_string(race::kMaxArmy) +
+        throw UsageError{flag + ": an army is 1 to " + std::to_string(race::kMaxArmy) +
                          " creature letters, not '" + text + "'"};
     std::vector<Creature> army;
     for (const char c : text) {
         const auto piece = rules.pieceOf(c);
         if (!piece)
-            throw UsageError{"--race: '" + std::string(1, c) + "' in '" + text +
+            throw UsageError{flag + ": '" + std::string(1, c) + "' in '" + text +
                              "' is not a creature letter (" + rules.letters() + ")"};
         army.push_back(piece->creature());
     }
     return army;
 }
 
+// A progress line on stderr when it is a terminal, at most a few times a second.
+class ProgressLine {
+  public:
+    explicit ProgressLine(std::string what) : what_(std::move(what)), shown_(isatty(2) != 0) {}
+    [[nodiscard]] const std::string& what() const { return what_; }
+    void update(std::uint64_t done, std::uint64_t total) {
+        if (!shown_) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (done < total && now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        const double s = std::chrono::duration<double>(now - start_).count();
+        const double eta = done > 0 ? s * static_cast<double>(total - done) / done : 0;
+        std::fprintf(stderr, "\r%s %llu/%llu, %.0f s, ETA %.0f s   ", what_.c_str(),
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                     s, eta);
+        if (done == total) std::fprintf(stderr, "\r%*s\r", static_cast<int>(what_.size()) + 48, "");
+        std::fflush(stderr);
+    }
+
+  private:
+    std::string what_;
+    bool shown_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last_{};
+};
+
+// "SGN v MH": a set of `pieces` creatures, the player's army first (its sides as --race's
+// armies, any letter case).
+tables::Material parseSet(const std::string& text, const Rules& rules, int pieces) {
+    const auto f = text::fields(text);
+    if (f.size() != 3 || (f[1] != "v" && f[1] != "V"))
+        throw UsageError{
+            "--material: expected the player's creatures, 'v', the other's (e.g. "
+            "\"SGN v MH\"), not '" +
+            text + "'"};
+    const tables::Material m{tables::Army::of(parseArmy(std::string(f[0]), rules, "--material")),
+                             tables::Army::of(parseArmy(std::string(f[2]), rules, "--material"))};
+    if (m.pieces() != pieces)
+        throw UsageError{"--material: '" + text + "' has " + std::to_string(m.pieces()) +
+                         " creatures, not --max-pieces' " + std::to_string(pieces)};
+    return m;
+}
+
 int runOdds(const std::vector<std::string>& args) {
     std::string ruleset, attacker, defender, attack, defence;
-    std::vector<std::string> options, showdown, race;
+    std::vector<std::string> options, showdown, race, materials;
     std::string against;
     LogSettings log;
     po::options_description desc(
         "Usage: dejarik odds [--ruleset R] [--option Name=Value]...\n"
         "                    [--attacker X --defender Y | --attack A --defence D |\n"
         "                     --showdown P1 P2 | --race [ARMY1 ARMY2] [--against P\n"
-        "                     [--unboxed | --lone-box] [--exact]]]\n"
+        "                     [--unboxed | --lone-box] [--exact [--max-pieces N]\n"
+        "                     [--material SET]... [--threads T]]]]\n"
         "Prints exact outcome probabilities of an attack (X, Y, P1, P2: a creature letter of\n"
         "SMGHTNKL, rated by the ruleset, or a bare rating), or the showdown of player 1's last\n"
         "piece P1 against player 2's P2. Without a pair, every creature against every "
@@ -421,10 +467,16 @@ int runOdds(const std::vector<std::string>& args) {
         "with --against: the opponent is left without a move only as a lone piece, never as "
         "two pieces against four")(
         "exact",
-        "with --against: armies of up to four creatures take the most the player scores "
+        "with --against: armies of up to four creatures (--max-pieces) take the most the player "
+        "scores "
         "against P from any of their positions, solved exactly with the quiet draw (two armies, "
         "or rules with one split)")("threads", po::value<int>()->default_value(1),
-                                    "with --exact: threads to solve on (1-256)");
+                                    "with --exact: threads to solve on (1-256)")(
+        "max-pieces", po::value<int>()->default_value(tables::kDefaultMaxPieces),
+        "with --exact: solve the armies of up to N creatures (3-5; five take hours)")(
+        "material", po::value(&materials),
+        "with --max-pieces N: of the armies of N creatures, solve only this one, the player's "
+        "creatures first (\"SGN v MH\"; repeatable; the others keep the race's value)");
     const auto parsed = parseSubcommand(args, desc, log);
     if (!parsed) return 0;  // --help was shown
     const po::variables_map& vm = *parsed;
@@ -444,6 +496,9 @@ int runOdds(const std::vector<std::string>& args) {
     for (const std::string flag : {"unboxed", "lone-box", "exact"})
         if (vm.count(flag) && !vm.count("against"))
             throw UsageError{"--" + flag + " goes with --against"};
+    for (const std::string flag : {"max-pieces", "material"})
+        if (!vm[flag].defaulted() && vm.count(flag) && !vm.count("exact"))
+            throw UsageError{"--" + flag + " goes with --exact"};
     if (vm.count("lone-box") && vm.count("unboxed"))
         throw UsageError{"give only one of --unboxed and --lone-box"};
     if (vm.count("race")) {
@@ -470,7 +525,19 @@ int runOdds(const std::vector<std::string>& args) {
                     throw UsageError{
                         "--exact: the endings are solved with the quiet draw "
                         "(DrawTurns above 0)"};
-                exact = ExactEndings{*baseline, inRange(vm, "threads", 1, 256)};
+                exact = ExactEndings{*baseline,
+                                     inRange(vm, "threads", 1, 256),
+                                     inRange(vm, "max-pieces", 3, tables::kMaxPieces),
+                                     {},
+                                     {}};
+                for (const std::string& m : materials)
+                    exact->largest.push_back(parseSet(m, rules, exact->maxPieces));
+                exact->progress = [line = std::shared_ptr<ProgressLine>()](
+                                      const std::string& what, std::size_t done,
+                                      std::size_t total) mutable {
+                    if (!line || what != line->what()) line = std::make_shared<ProgressLine>(what);
+                    line->update(done, total);
+                };
             }
         }
         try {
@@ -573,31 +640,6 @@ analysis::SearchSettings searchSettingsFor(const Settings& settings, const Rules
     if (!tableError.empty()) throw UsageError{"--table-path: " + tableError};
     return s;
 }
-
-// A progress line on stderr when it is a terminal, at most a few times a second.
-class ProgressLine {
-  public:
-    explicit ProgressLine(std::string what) : what_(std::move(what)), shown_(isatty(2) != 0) {}
-    void update(std::uint64_t done, std::uint64_t total) {
-        if (!shown_) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total && now - last_ < std::chrono::milliseconds(250)) return;
-        last_ = now;
-        const double s = std::chrono::duration<double>(now - start_).count();
-        const double eta = done > 0 ? s * static_cast<double>(total - done) / done : 0;
-        std::fprintf(stderr, "\r%s %llu/%llu, %.0f s, ETA %.0f s   ", what_.c_str(),
-                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                     s, eta);
-        if (done == total) std::fprintf(stderr, "\r%*s\r", static_cast<int>(what_.size()) + 48, "");
-        std::fflush(stderr);
-    }
-
-  private:
-    std::string what_;
-    bool shown_;
-    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point last_{};
-};
 
 void writeFile(const std::string& flag, const std::string& path, const std::string& text) {
     std::ofstream out(path);

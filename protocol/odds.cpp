@@ -1,9 +1,11 @@
 #include "odds.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "policy.h"
 
@@ -128,6 +130,17 @@ std::vector<Armies> dealSplits(const Rules& rules) {
     return splits;
 }
 
+// Whether `sub` takes each of its creatures from a different one of `army`.
+bool within(const tables::Army& sub, const std::vector<Creature>& army) {
+    std::vector<Creature> left = army;
+    for (int i = 0; i < sub.size(); ++i) {
+        const auto it = std::ranges::find(left, sub[i]);
+        if (it == left.end()) return false;
+        left.erase(it);
+    }
+    return true;
+}
+
 // The exact small endings of two armies against a baseline, each army as the player: what
 // race::KnownArmies answers from. Creatures the two armies share make the same game
 // whichever army they came from, so one lookup serves both orientations.
@@ -136,11 +149,43 @@ class SmallEndings {
     SmallEndings(const Rules& rules, const Armies& armies, const ExactEndings& exact) {
         const tables::PolicyChoices policy = search::choicesModel(exact.player);
         constexpr double kTolerance = 1e-9;
-        for (const auto& [own, other] :
-             {std::pair(armies.one, armies.two), std::pair(armies.two, armies.one)})
-            for (const auto objective : {tables::Objective::Result, tables::Objective::Win})
+        const std::array orientations{std::pair(armies.one, armies.two),
+                                      std::pair(armies.two, armies.one)};
+        std::array<tables::PolicyScope, 2> scopes;
+        for (std::size_t k = 0; k < 2; ++k)
+            scopes[k].maxPieces = exact.maxPieces;
+        for (const tables::Material& m : exact.largest) {
+            bool placed = false;
+            for (std::size_t k = 0; k < 2; ++k)
+                if (within(m.a, orientations[k].first) && within(m.b, orientations[k].second)) {
+                    scopes[k].largest.push_back(m);
+                    placed = true;
+                }
+            if (!placed)
+                throw std::runtime_error(m.name() + " is not a set of these armies (the player's " +
+                                         "creatures first)");
+        }
+        // Named sets of the largest size for one orientation only: the other solves none of
+        // that size (an empty list would mean all of them).
+        if (!exact.largest.empty())
+            for (tables::PolicyScope& scope : scopes)
+                if (scope.largest.empty()) scope.maxPieces = exact.maxPieces - 1;
+        for (std::size_t k = 0; k < 2; ++k)
+            for (const auto objective : {tables::Objective::Result, tables::Objective::Win}) {
+                tables::PolicyScope scope = scopes[k];
+                if (exact.progress && scope.maxPieces >= 3) {
+                    const std::string what =
+                        std::string("exact endings, player ") + (k == 0 ? "1" : "2") + "'s army, " +
+                        (objective == tables::Objective::Result ? "score" : "wins") + ": sets";
+                    scope.progress = [&exact, what](std::size_t done, std::size_t total) {
+                        exact.progress(what, done, total);
+                    };
+                }
+                if (scope.maxPieces < 3) continue;
                 sets_.push_back(std::make_unique<tables::PolicySets>(
-                    rules, own, other, policy, objective, kTolerance, exact.threads));
+                    rules, orientations[k].first, orientations[k].second, policy, objective,
+                    kTolerance, exact.threads, false, nullptr, scope));
+            }
     }
 
     [[nodiscard]] std::optional<race::Bound> operator()(std::span<const Creature> own,

@@ -2,12 +2,15 @@
 // `odds` subcommand (the format of PERFT.md "Odds samples").
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "baselines.h"
 #include "dice.h"
+#include "material.h"
 #include "position.h"
 #include "race.h"
 
@@ -46,12 +49,19 @@ struct Armies {
 };
 // With `opponent`, the other side makes only the attacks the model allows, where `boxing`
 // says (race::bound). With `exact` (and `armies`, or rules with one split), the armies of
-// up to four creatures take the most the player scores from any of their positions against
-// that baseline, solved exactly with the quiet draw on `threads` threads
-// (tables/policy.h): a bound against that baseline only, and a tighter one.
+// up to `maxPieces` creatures (four unless asked) take the most the player scores from any of
+// their positions against that baseline, solved exactly with the quiet draw on `threads`
+// threads (tables/policy.h): a bound against that baseline only, and a tighter one. Where
+// `largest` names sets of maxPieces creatures (the player's sub-army as side a, either
+// player's), only those of that size are solved, the others keep the race's value; a set
+// of neither player's armies is an error. `progress` hears each solution's sets as they are
+// solved: what is being solved, sets done, sets in all.
 struct ExactEndings {
     search::Baseline player;
     int threads = 1;
+    int maxPieces = tables::kDefaultMaxPieces;
+    std::vector<tables::Material> largest;
+    std::function<void(const std::string&, std::size_t, std::size_t)> progress;
 };
 [[nodiscard]] std::vector<std::string> raceLines(
     const Rules& rules, const std::optional<Armies>& armies, const race::Opponent& opponent = {},

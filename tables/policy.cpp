@@ -6,7 +6,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "outcomes.h"
@@ -348,11 +350,16 @@ PolicyReport PolicySolver::solve(std::vector<double>& values, double tolerance, 
 PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
                        const std::vector<Creature>& two, const PolicyChoices& policy,
                        Objective objective, double tolerance, int threads, bool keepCounters,
-                       const std::atomic<bool>* cancel) {
+                       const std::atomic<bool>* cancel, const PolicyScope& scope)
+    : maxPieces_(scope.maxPieces) {
     if (one.size() > 8 || two.size() > 8)
         throw std::runtime_error("tables: an army of more than 8 creatures");
-    for (int pieces = 3; pieces <= kDefaultMaxPieces; ++pieces) {
-        std::vector<Material> todo;
+    if (maxPieces_ < 3 || maxPieces_ > kMaxPieces)
+        throw std::runtime_error("tables: sets of 3 to " + std::to_string(kMaxPieces) +
+                                 " creatures, not " + std::to_string(maxPieces_));
+    // Every set first, fewer creatures first, so that progress knows the whole count.
+    std::vector<std::size_t> sizeEnds;
+    for (int pieces = 3; pieces <= maxPieces_; ++pieces) {
         for (unsigned m1 = 1; m1 < (1u << one.size()); ++m1)
             for (unsigned m2 = 1; m2 < (1u << two.size()); ++m2) {
                 if (std::popcount(m1) + std::popcount(m2) != pieces) continue;
@@ -361,22 +368,38 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
                     if (m1 >> i & 1) a.push_back(one[i]);
                 for (std::size_t j = 0; j < two.size(); ++j)
                     if (m2 >> j & 1) b.push_back(two[j]);
-                Material m{Army::of(a), Army::of(b)};
-                if (std::ranges::find(todo, m) == todo.end()) todo.push_back(m);
+                const Material m{Army::of(a), Army::of(b)};
+                if (pieces == maxPieces_ && !scope.largest.empty() &&
+                    std::ranges::find(scope.largest, m) == scope.largest.end())
+                    continue;
+                const int slot = m.slot();
+                if (bySlot_[static_cast<std::size_t>(slot)] >= 0) continue;
+                bySlot_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(sets_.size());
+                sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, {}, 0});
             }
-        const std::size_t first = sets_.size();
-        for (const Material& m : todo) {
-            bySlot_[static_cast<std::size_t>(m.slot())] = static_cast<std::int32_t>(sets_.size());
-            sets_.push_back({m, Layout(m.a.size(), m.b.size(), 0), {}, {}, {}, 0});
-        }
-        const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
-        forEachIndex(first, sets_.size(), threads, [&](std::size_t k) {
+        if (pieces == maxPieces_)
+            for (const Material& m : scope.largest)
+                if (m.pieces() != maxPieces_ || !atSlot(m.slot()))
+                    throw std::runtime_error("tables: " + m.name() + " is not a set of " +
+                                             std::to_string(maxPieces_) +
+                                             " creatures of these armies");
+        sizeEnds.push_back(sets_.size());
+    }
+    const SmallerSets smaller = [this](const Position& pos) { return value(pos); };
+    std::mutex heard;
+    std::size_t solved = 0, begin = 0;
+    for (const std::size_t end : sizeEnds) {
+        forEachIndex(begin, end, threads, [&](std::size_t k) {
             Set& s = sets_[k];
             PolicySolver solver(s.material, rules, policy, objective, smaller, cancel);
             s.report =
                 solver.solve(s.values, tolerance, 10000, keepCounters ? &s.counters : nullptr);
             s.best = *std::ranges::max_element(s.values) + s.report.error;
+            if (!scope.progress) return;
+            const std::lock_guard lock(heard);
+            scope.progress(++solved, sets_.size());
         });
+        begin = end;
     }
 }
 
@@ -392,10 +415,9 @@ const PolicySets::Set* PolicySets::atSlot(int slot) const {
 }
 
 std::optional<double> PolicySets::value(const Position& pos) const {
-    // The set's slot and the state at once (both sides present, at most three creatures
-    // each): no armies to build. No set here has more creatures (nor are the orbits of
-    // more built for nothing).
-    if (pos.occupied().count() > kDefaultMaxPieces) return std::nullopt;
+    // The set's slot and the state at once (both sides present): no armies to build. No set
+    // here has more creatures (nor are the orbits of more built for nothing).
+    if (pos.occupied().count() > maxPieces_) return std::nullopt;
     const std::optional<Placement> at = placedAsGiven(pos);
     if (!at) return std::nullopt;
     const Set* s = atSlot(at->slot);

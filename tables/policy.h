@@ -99,9 +99,20 @@ class PolicySolver {
     std::unique_ptr<Impl> impl_;
 };
 
+// Which sets PolicySets solves: every set of 3 to maxPieces (at most kMaxPieces) creatures
+// of the two armies, or, where `largest` names some (player 1's sub-army as side a), only
+// those among the sets of maxPieces creatures; every smaller set all the same, since a
+// set's solution needs those its captures lead to. `progress`, when set, hears (sets solved,
+// sets in all) after each set, one call at a time, from the threads that solve them.
+struct PolicyScope {
+    int maxPieces = kDefaultMaxPieces;
+    std::vector<Material> largest;
+    std::function<void(std::size_t, std::size_t)> progress;
+};
+
 // The values at counter 0 of every set of sub-armies of `one` (player 1, maximising)
-// against `two` (the fixed player) with 3 to kDefaultMaxPieces creatures, both sides
-// present, solved in order of size on `threads` threads.
+// against `two` (the fixed player) in `scope`, both sides present, solved in order of size
+// on `threads` threads.
 class PolicySets {
   public:
     struct Set {
@@ -118,7 +129,7 @@ class PolicySets {
     PolicySets(const Rules& rules, const std::vector<Creature>& one,
                const std::vector<Creature>& two, const PolicyChoices& policy, Objective objective,
                double tolerance, int threads, bool keepCounters = false,
-               const std::atomic<bool>* cancel = nullptr);
+               const std::atomic<bool>* cancel = nullptr, const PolicyScope& scope = {});
 
     [[nodiscard]] const std::vector<Set>& sets() const { return sets_; }
     // The set of these armies (each in any order), or nothing.
@@ -133,8 +144,9 @@ class PolicySets {
     [[nodiscard]] const Set* atSlot(int slot) const;
 
     std::vector<Set> sets_;
-    // sets_'s index by Material::slot() (each side of a set has three creatures at most),
-    // -1 where none: value() is called at every node of four creatures or fewer of a search.
+    int maxPieces_ = kDefaultMaxPieces;
+    // sets_'s index by Material::slot(), -1 where none: value() is called at every node of
+    // maxPieces_ creatures or fewer of a search.
     std::vector<std::int32_t> bySlot_ = std::vector<std::int32_t>(Material::kSlotCount, -1);
 };
 

@@ -21,6 +21,8 @@ add_dependencies(protocol-tests dejarik)
 foreach(suite session errors positions cli fuzz tables rulesets courtier)
   add_test(NAME protocol-${suite} COMMAND protocol-tests --test-suite=${suite})
 endforeach()
+add_test(NAME protocol-cli-deep COMMAND protocol-tests --test-suite=cli-deep)
+set_tests_properties(protocol-cli-deep PROPERTIES LABELS deep)
 
 # Sessions at Threads 2 and 4 (label `threads`, what the ThreadSanitizer build runs); their
 # own executable, so that build compiles no more than it runs.

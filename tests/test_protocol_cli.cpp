@@ -288,6 +288,18 @@ P(player 2 wins) = 21/31 = 0.677419)");
             {"odds", "--race", "GS", "n", "--against", "greedy", "--exact", "--option",
              "DrawTurns=0"},
             {"odds", "--race", "GS", "n", "--against", "greedy", "--exact", "--threads", "0"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--max-pieces", "5"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--material", "SGN v MH"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "6"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "2"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "5",
+             "--material", "SG v MH"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "5",
+             "--material", "SGN v MT"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "5",
+             "--material", "SGN MH"},
+            {"odds", "--race", "SGN", "mh", "--against", "random", "--exact", "--max-pieces", "5",
+             "--material", "SGX v MH"},
             {"odds", "--race", "GLX", "khms"},
             {"odds", "--race", "GLNTSMHKG", "khms"},
             {"odds", "--race", "--showdown", "S", "N"},
@@ -327,5 +339,32 @@ P(player 2 wins) = 21/31 = 0.677419)");
         std::remove(path.c_str());
         CHECK(log.find("<< position startpos") != std::string::npos);
         CHECK(log.find(">> readyok") != std::string::npos);
+    }
+}
+
+// A set of five solved against a baseline: seconds in an optimised build, more under the
+// sanitizers (label deep, tests/protocol.cmake).
+TEST_SUITE("cli-deep") {
+    TEST_CASE("odds --race --exact --max-pieces 5: the named sets of five tighten the bound") {
+        // Holochess, S, G and N against M and H, against the random mover under a quiet draw
+        // of two actions: with the sets of four exact, player 1 at most 0.8351 and player 2
+        // 0.5426; with player 1's set of five (SGN v MH) exact as well, 0.6420 for player 1
+        // and player 2's unchanged (its set of five, MH v SGN, not named).
+        std::vector<std::string> args = {
+            "odds",   "--ruleset", "holochess", "--race",      "SGN",       "mh", "--against",
+            "random", "--exact",   "--option",  "DrawTurns=1", "--threads", "2"};
+        const Run four = run(args);
+        CHECK(four.status == 0);
+        REQUIRE(four.out.size() == 2);
+        CHECK(startsWith(four.out[0], "player 1 SGN against mh: at most score 0.8351  win 0.6934"));
+        CHECK(startsWith(four.out[1], "player 2 mh against SGN: at most score 0.5426  win 0.1296"));
+        for (const char* a : {"--max-pieces", "5", "--material", "sgn v MH"})
+            args.emplace_back(a);
+        const Run five = run(args);
+        CHECK(five.status == 0);
+        CHECK(five.err.empty());
+        REQUIRE(five.out.size() == 2);
+        CHECK(startsWith(five.out[0], "player 1 SGN against mh: at most score 0.6420  win 0.3022"));
+        CHECK(five.out[1] == four.out[1]);
     }
 }

@@ -393,6 +393,83 @@ TEST_SUITE("tables") {
         REQUIRE(none);
         CHECK_FALSE(result.value(*none));
     }
+
+    TEST_CASE("a set of five against a fixed player stays below the race bound and tightens it") {
+        // Holochess against the random mover, S, G and N against M and H under a quiet draw
+        // of two actions: the one set of five (3 v 2) and those of three and four below it.
+        const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=1"});
+        const std::vector<Creature> own = {Creature(0), Creature(2), Creature(5)};
+        const std::vector<Creature> other = {Creature(1), Creature(3)};
+        std::vector<std::pair<std::size_t, std::size_t>> heard;
+        tables::PolicyScope five{
+            5, {}, [&](std::size_t done, std::size_t total) { heard.emplace_back(done, total); }};
+        const tables::PolicySets result(rules, own, other, randomMover, Objective::Result, 1e-9, 2,
+                                        false, nullptr, five);
+        five.progress = nullptr;
+        const tables::PolicySets win(rules, own, other, randomMover, Objective::Win, 1e-9, 2, false,
+                                     nullptr, five);
+        const tables::PolicySets four(rules, own, other, randomMover, Objective::Result, 1e-9, 2);
+        // Of three: 2 v 1 (6), 1 v 2 (3); of four: SGN v M or H (2), SG, SN or GN v MH (3); of
+        // five: SGN v MH.
+        REQUIRE(result.sets().size() == 9 + 5 + 1);
+        CHECK(four.sets().size() == 9 + 5);
+        REQUIRE(heard.size() == result.sets().size());
+        for (std::size_t k = 0; k < heard.size(); ++k)
+            CHECK(heard[k] == std::pair(k + 1, result.sets().size()));
+        for (std::size_t k = 0; k < four.sets().size(); ++k)
+            CHECK(four.sets()[k].values == result.sets()[k].values);  // the same sets below five
+
+        const auto* r = result.find(own, other);
+        const auto* w = win.find(own, other);
+        REQUIRE(r);
+        REQUIRE(w);
+        CHECK(r->report.converged);
+        CHECK(w->report.converged);
+        CHECK_FALSE(four.find(own, other));
+        const auto known = [](const tables::PolicySets& x, const tables::PolicySets& y) {
+            return [&x, &y](std::span<const Creature> a,
+                            std::span<const Creature> b) -> std::optional<race::Bound> {
+                const auto* p = x.find({a.begin(), a.end()}, {b.begin(), b.end()});
+                const auto* q = y.find({a.begin(), a.end()}, {b.begin(), b.end()});
+                if (!p || !q) return std::nullopt;
+                return race::Bound{std::min(1.0, (p->best + 1) / 2), std::min(1.0, q->best)};
+            };
+        };
+        // The race with the smaller sets exact holds for every player, so for the best play
+        // against this one too; with the set itself exact it says what that set says.
+        const tables::PolicySets winFour(rules, own, other, randomMover, Objective::Win, 1e-9, 2);
+        const auto below = race::bound(rules, own, other, {}, race::Boxing::WhereArmiesAllow,
+                                       nullptr, known(four, winFour));
+        const auto exact = race::bound(rules, own, other, {}, race::Boxing::WhereArmiesAllow,
+                                       nullptr, known(result, win));
+        REQUIRE(below);
+        REQUIRE(exact);
+        CHECK((r->best + 1) / 2 <= below->score + 1e-9);
+        CHECK(w->best <= below->win + 1e-9);
+        CHECK(exact->score == doctest::Approx((r->best + 1) / 2));
+        CHECK(exact->score < below->score - 0.01);
+
+        // A position of five finds its value; sets of five named solve only those.
+        const auto pos = Position::fromDfen(tables::stateDfen(r->material, r->layout, 7), rules);
+        REQUIRE(pos);
+        REQUIRE(result.value(*pos));
+        CHECK(*result.value(*pos) == r->values[7]);
+        CHECK_FALSE(four.value(*pos));
+        const tables::Material sgnMh = r->material;
+        const tables::PolicySets named(rules, own, other, randomMover, Objective::Result, 1e-9, 2,
+                                       false, nullptr, {5, {sgnMh}, {}});
+        REQUIRE(named.find(own, other));
+        CHECK(named.find(own, other)->values == r->values);
+        const tables::Material notOfThese{
+            tables::Army::of({Creature(0), Creature(2)}),
+            tables::Army::of({Creature(1), Creature(3), Creature(4)})};
+        CHECK_THROWS_AS(tables::PolicySets(rules, own, other, randomMover, Objective::Result, 1e-9,
+                                           2, false, nullptr, {5, {notOfThese}, {}}),
+                        std::runtime_error);
+        CHECK_THROWS_AS(tables::PolicySets(rules, own, other, randomMover, Objective::Result, 1e-9,
+                                           2, false, nullptr, {6, {}, {}}),
+                        std::runtime_error);
+    }
 }
 
 }  // namespace dejarik::testing
