@@ -173,7 +173,8 @@ class SmallEndings {
         for (std::size_t k = 0; k < 2; ++k)
             for (const auto objective : {tables::Objective::Result, tables::Objective::Win}) {
                 tables::PolicyScope scope = scopes[k];
-                if (exact.progress && scope.maxPieces >= 3) {
+                if (scope.maxPieces < 3) continue;
+                if (exact.progress) {
                     const std::string what =
                         std::string("exact endings, player ") + (k == 0 ? "1" : "2") + "'s army, " +
                         (objective == tables::Objective::Result ? "score" : "wins") + ": sets";
@@ -181,7 +182,6 @@ class SmallEndings {
                         exact.progress(what, done, total);
                     };
                 }
-                if (scope.maxPieces < 3) continue;
                 sets_.push_back(std::make_unique<tables::PolicySets>(
                     rules, orientations[k].first, orientations[k].second, policy, objective,
                     kTolerance, exact.threads, false, nullptr, scope));
@@ -190,13 +190,8 @@ class SmallEndings {
 
     [[nodiscard]] std::optional<race::Bound> operator()(std::span<const Creature> own,
                                                         std::span<const Creature> other) const {
-        const std::vector<Creature> a(own.begin(), own.end()), b(other.begin(), other.end());
-        for (std::size_t k = 0; k + 1 < sets_.size(); k += 2) {
-            const auto* result = sets_[k]->find(a, b);
-            const auto* win = sets_[k + 1]->find(a, b);
-            if (result && win)
-                return race::Bound{std::min(1.0, (result->best + 1) / 2), std::min(1.0, win->best)};
-        }
+        for (std::size_t k = 0; k + 1 < sets_.size(); k += 2)
+            if (const auto b = tables::knownBound(*sets_[k], *sets_[k + 1], own, other)) return b;
         return std::nullopt;
     }
 

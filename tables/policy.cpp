@@ -431,4 +431,14 @@ std::optional<double> PolicySets::value(const Position& pos) const {
     return static_cast<double>(s->counters[c]);
 }
 
+std::optional<race::Bound> knownBound(const PolicySets& result, const PolicySets& win,
+                                      std::span<const Creature> own,
+                                      std::span<const Creature> other) {
+    const std::vector<Creature> a(own.begin(), own.end()), b(other.begin(), other.end());
+    const PolicySets::Set* r = result.find(a, b);
+    const PolicySets::Set* w = win.find(a, b);
+    if (!r || !w) return std::nullopt;
+    return race::Bound{std::min(1.0, (r->best + 1) / 2), std::min(1.0, w->best)};
+}
+
 }  // namespace dejarik::tables

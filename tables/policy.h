@@ -23,12 +23,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
 #include "index.h"
 #include "material.h"
 #include "position.h"
+#include "race.h"
 #include "rules.h"
 #include "solver.h"
 
@@ -149,5 +151,13 @@ class PolicySets {
     // maxPieces_ creatures or fewer of a search.
     std::vector<std::int32_t> bySlot_ = std::vector<std::int32_t>(Material::kSlotCount, -1);
 };
+
+// What two solutions of the same armies, objectives Result and Win, know of `own` against
+// `other` for race::bound (race::KnownArmies): the set's best as a score ((v + 1) / 2) and a
+// chance to win, each at most 1 (the error bound is added to a best); nothing where either
+// lacks the set.
+[[nodiscard]] std::optional<race::Bound> knownBound(const PolicySets& result, const PolicySets& win,
+                                                    std::span<const Creature> own,
+                                                    std::span<const Creature> other);
 
 }  // namespace dejarik::tables

@@ -371,13 +371,9 @@ TEST_SUITE("tables") {
         CHECK((r->best + 1) / 2 < plain->score - 0.01);
 
         // Through the hook the bound takes the exact value where it answers.
-        const race::KnownArmies known =
-            [&](std::span<const Creature> a,
-                std::span<const Creature> b) -> std::optional<race::Bound> {
-            const auto* x = result.find({a.begin(), a.end()}, {b.begin(), b.end()});
-            const auto* y = win.find({a.begin(), a.end()}, {b.begin(), b.end()});
-            if (!x || !y) return std::nullopt;
-            return race::Bound{(x->best + 1) / 2, y->best};
+        const race::KnownArmies known = [&](std::span<const Creature> a,
+                                            std::span<const Creature> b) {
+            return tables::knownBound(result, win, a, b);
         };
         const auto exact =
             race::bound(rules, own, other, {}, race::Boxing::WhereArmiesAllow, nullptr, known);
@@ -427,12 +423,8 @@ TEST_SUITE("tables") {
         CHECK(w->report.converged);
         CHECK_FALSE(four.find(own, other));
         const auto known = [](const tables::PolicySets& x, const tables::PolicySets& y) {
-            return [&x, &y](std::span<const Creature> a,
-                            std::span<const Creature> b) -> std::optional<race::Bound> {
-                const auto* p = x.find({a.begin(), a.end()}, {b.begin(), b.end()});
-                const auto* q = y.find({a.begin(), a.end()}, {b.begin(), b.end()});
-                if (!p || !q) return std::nullopt;
-                return race::Bound{std::min(1.0, (p->best + 1) / 2), std::min(1.0, q->best)};
+            return [&x, &y](std::span<const Creature> a, std::span<const Creature> b) {
+                return tables::knownBound(x, y, a, b);
             };
         };
         // The race with the smaller sets exact holds for every player, so for the best play
