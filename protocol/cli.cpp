@@ -32,6 +32,7 @@
 #include "game_analysis.h"
 #include "info.h"
 #include "log_file.h"
+#include "material.h"
 #include "odds.h"
 #include "options.h"
 #include "output.h"
@@ -367,16 +368,15 @@ Side parseSide(const std::string& flag, const std::string& text, const Rules& ru
 }
 
 // An army for --race: creature letters of the rules' set, either case, 1 to race::kMaxArmy.
-std::vector<Creature> parseArmy(const std::string& text, const Rules& rules,
-                                const std::string& flag = "--race") {
+std::vector<Creature> parseArmy(const std::string& text, const Rules& rules) {
     if (text.empty() || text.size() > static_cast<std::size_t>(race::kMaxArmy))
-        throw UsageError{flag + ": an army is 1 to " + std::to_string(race::kMaxArmy) +
+        throw UsageError{"--race: an army is 1 to " + std::to_string(race::kMaxArmy) +
                          " creature letters, not '" + text + "'"};
     std::vector<Creature> army;
     for (const char c : text) {
         const auto piece = rules.pieceOf(c);
         if (!piece)
-            throw UsageError{flag + ": '" + std::string(1, c) + "' in '" + text +
+            throw UsageError{"--race: '" + std::string(1, c) + "' in '" + text +
                              "' is not a creature letter (" + rules.letters() + ")"};
         army.push_back(piece->creature());
     }
@@ -409,21 +409,16 @@ class ProgressLine {
     std::chrono::steady_clock::time_point last_{};
 };
 
-// "SGN v MH": a set of `pieces` creatures, the player's army first (its sides as --race's
-// armies, any letter case).
-tables::Material parseSet(const std::string& text, const Rules& rules, int pieces) {
-    const auto f = text::fields(text);
-    if (f.size() != 3 || (f[1] != "v" && f[1] != "V"))
-        throw UsageError{
-            "--material: expected the player's creatures, 'v', the other's (e.g. "
-            "\"SGN v MH\"), not '" +
-            text + "'"};
-    const tables::Material m{tables::Army::of(parseArmy(std::string(f[0]), rules, "--material")),
-                             tables::Army::of(parseArmy(std::string(f[2]), rules, "--material"))};
-    if (m.pieces() != pieces)
-        throw UsageError{"--material: '" + text + "' has " + std::to_string(m.pieces()) +
+// "SGN v MH": a set of `pieces` creatures, the player's army first, read as dejarik-tb reads a
+// set (tables::parseMaterial: the tables hold the rulesets' own creatures only).
+tables::Material parseSet(const std::string& text, int pieces) {
+    std::string error;
+    const auto m = tables::parseMaterial(text, &error);
+    if (!m) throw UsageError{"--material: " + error};
+    if (m->pieces() != pieces)
+        throw UsageError{"--material: '" + text + "' has " + std::to_string(m->pieces()) +
                          " creatures, not --max-pieces' " + std::to_string(pieces)};
-    return m;
+    return *m;
 }
 
 int runOdds(const std::vector<std::string>& args) {
@@ -531,7 +526,7 @@ int runOdds(const std::vector<std::string>& args) {
                                      {},
                                      {}};
                 for (const std::string& m : materials)
-                    exact->largest.push_back(parseSet(m, rules, exact->maxPieces));
+                    exact->largest.push_back(parseSet(m, exact->maxPieces));
                 exact->progress = [line = std::shared_ptr<ProgressLine>()](
                                       const std::string& what, std::size_t done,
                                       std::size_t total) mutable {
