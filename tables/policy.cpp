@@ -82,14 +82,16 @@ struct PolicySolver::Impl {
     Layout layout;
     int layers;  // counter values: 0 .. 2 x DrawTurns - 1
     // Per state: who decides, the decisions that end the game (player 1: the best, NaN if
-    // none; the fixed player: their weighted sum), the moves' states and the attacks, each
-    // with its weight at the fixed player's states.
+    // none; the fixed player: their weighted sum), the weight of each of the fixed player's
+    // choices (one for all: it picks them evenly), the moves' states and the attacks. The
+    // sweeps stream the moves' states once per counter value, so they are kept as bare
+    // indices: at the fixed player's states a state two choices reach stands twice rather
+    // than once with a weight beside it (a third of the bytes).
     std::vector<std::uint8_t> maximiser;
     std::vector<double> fixed;
+    std::vector<double> weight;
     std::vector<std::uint32_t> moveStart{0}, moveTarget;
-    std::vector<double> moveWeight;
     std::vector<std::uint32_t> attackStart{0}, attackOf;
-    std::vector<double> attackWeight;
     std::vector<Attack> attacks;
     std::vector<Group> groups;
     std::vector<std::uint32_t> children;
@@ -193,6 +195,7 @@ struct PolicySolver::Impl {
         const std::uint32_t n = layout.size();
         maximiser.resize(n);
         fixed.resize(n);
+        weight.resize(n);
         for (std::uint32_t i = 0; i < n; ++i) {
             if (i % 1024 == 0) checkCancel();
             std::string error;
@@ -203,17 +206,17 @@ struct PolicySolver::Impl {
             const auto [events, w, isMax] = choicesAt(*pos, policy);
             maximiser[i] = isMax;
             fixed[i] = isMax ? kNone : 0.0;
-            std::vector<std::pair<std::uint32_t, double>> moves;
+            weight[i] = w;
+            std::vector<std::uint32_t> moves;
             for (const Event e : events) {
                 if (e.kind() == EventKind::Attack) {
                     attackOf.push_back(buildAttack(*pos, e, smaller));
-                    attackWeight.push_back(w);
                     continue;
                 }
                 Position next = *pos;
                 next.apply(e);
                 if (!next.isOver())
-                    moves.emplace_back(locateHere(next), w);
+                    moves.push_back(locateHere(next));
                 else if (isMax)
                     fixed[i] = std::isnan(fixed[i])
                                    ? terminalValue(next, objective)
@@ -221,11 +224,10 @@ struct PolicySolver::Impl {
                 else
                     fixed[i] += w * terminalValue(next, objective);
             }
-            mergeWeighted(moves);
-            for (const auto& [target, weight] : moves) {
-                moveTarget.push_back(target);
-                moveWeight.push_back(weight);
-            }
+            // Player 1's best is the same over each state once; the fixed player's sum is not.
+            std::ranges::sort(moves);
+            if (isMax) moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
+            moveTarget.insert(moveTarget.end(), moves.begin(), moves.end());
             moveStart.push_back(static_cast<std::uint32_t>(moveTarget.size()));
             attackStart.push_back(static_cast<std::uint32_t>(attackOf.size()));
         }
@@ -248,11 +250,22 @@ struct PolicySolver::Impl {
         return q;
     }
 
-    // One counter value: `out` from the values one counter on (`next`) and the attacks'.
+    // Calls task(begin, end) over [0, count) in chunks, on `threads` threads: each state of
+    // a counter value (and each attack) depends only on values already fixed, so the chunks
+    // are independent.
+    template <typename Task>
+    static void inChunks(std::size_t count, int threads, Task&& task) {
+        if (threads <= 1) return task(std::size_t{0}, count);
+        constexpr std::size_t kChunk = 1 << 14;
+        forEachIndex(0, (count + kChunk - 1) / kChunk, threads,
+                     [&](std::size_t c) { task(c * kChunk, std::min(count, (c + 1) * kChunk)); });
+    }
+
+    // One counter value: `out` from the values one counter on (`next`) and the attacks', for
+    // the states [begin, end).
     void layer(const std::vector<double>& next, const std::vector<double>& attackValues,
-               std::vector<double>& out) const {
-        const std::uint32_t n = layout.size();
-        for (std::uint32_t i = 0; i < n; ++i) {
+               std::vector<double>& out, std::size_t begin, std::size_t end) const {
+        for (std::size_t i = begin; i < end; ++i) {
             if (maximiser[i]) {
                 double best =
                     std::isnan(fixed[i]) ? -std::numeric_limits<double>::infinity() : fixed[i];
@@ -262,12 +275,12 @@ struct PolicySolver::Impl {
                     best = std::max(best, attackValues[attackOf[j]]);
                 out[i] = best;
             } else {
-                double sum = fixed[i];
+                double sum = 0;
                 for (std::uint32_t j = moveStart[i]; j < moveStart[i + 1]; ++j)
-                    sum += moveWeight[j] * next[moveTarget[j]];
+                    sum += next[moveTarget[j]];
                 for (std::uint32_t j = attackStart[i]; j < attackStart[i + 1]; ++j)
-                    sum += attackWeight[j] * attackValues[attackOf[j]];
-                out[i] = sum;
+                    sum += attackValues[attackOf[j]];
+                out[i] = fixed[i] + weight[i] * sum;
             }
         }
     }
@@ -276,14 +289,18 @@ struct PolicySolver::Impl {
     // (counter 0); `next` ends with the new values at counter 0. With `counters`, each
     // counter's values are kept there.
     void sweep(const std::vector<double>& values, std::vector<double>& attackValues,
-               std::vector<double>& next, std::vector<double>& out,
-               std::vector<float>* counters) const {
+               std::vector<double>& next, std::vector<double>& out, std::vector<float>* counters,
+               int threads) const {
         const std::uint32_t n = layout.size();
-        for (std::size_t k = 0; k < attacks.size(); ++k)
-            attackValues[k] = attackValue(attacks[k], values);
+        inChunks(attacks.size(), threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k)
+                attackValues[k] = attackValue(attacks[k], values);
+        });
         std::fill(next.begin(), next.end(), 0.0);  // the counter at its limit: a draw
         for (int q = layers - 1; q >= 0; --q) {
-            layer(next, attackValues, out);
+            inChunks(n, threads, [&](std::size_t begin, std::size_t end) {
+                layer(next, attackValues, out, begin, end);
+            });
             next.swap(out);
             if (counters)
                 std::copy(next.begin(), next.end(),
@@ -296,7 +313,7 @@ struct PolicySolver::Impl {
     }
 
     PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations,
-                       std::vector<float>* counters) {
+                       std::vector<float>* counters, int threads) {
         const std::uint32_t n = layout.size();
         PolicyReport report;
         report.contraction = contraction;
@@ -304,7 +321,7 @@ struct PolicySolver::Impl {
         std::vector<double> next(n), out(n), attackValues(attacks.size());
         while (report.iterations < maxIterations) {
             checkCancel();
-            sweep(values, attackValues, next, out, nullptr);
+            sweep(values, attackValues, next, out, nullptr, threads);
             double residual = 0;
             for (std::uint32_t i = 0; i < n; ++i)
                 residual = std::max(residual, std::abs(next[i] - values[i]));
@@ -325,7 +342,7 @@ struct PolicySolver::Impl {
             // The values at counter 0 are the fixed point's to within the error; one more
             // sweep from them gives every counter's, each within the error too.
             counters->assign(static_cast<std::size_t>(layers) * n, 0.0f);
-            sweep(values, attackValues, next, out, counters);
+            sweep(values, attackValues, next, out, counters, threads);
         }
         return report;
     }
@@ -343,8 +360,8 @@ std::uint32_t PolicySolver::states() const {
 }
 
 PolicyReport PolicySolver::solve(std::vector<double>& values, double tolerance, int maxIterations,
-                                 std::vector<float>* counters) {
-    return impl_->solve(values, tolerance, maxIterations, counters);
+                                 std::vector<float>* counters, int threads) {
+    return impl_->solve(values, tolerance, maxIterations, counters, threads);
 }
 
 PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
@@ -389,11 +406,15 @@ PolicySets::PolicySets(const Rules& rules, const std::vector<Creature>& one,
     std::mutex heard;
     std::size_t solved = 0, begin = 0;
     for (const std::size_t end : sizeEnds) {
+        // Fewer sets of a size than threads (a set of five named alone): each set's sweeps
+        // take the threads the sets leave idle.
+        const int sweepThreads =
+            std::max(1, threads / static_cast<int>(std::max<std::size_t>(1, end - begin)));
         forEachIndex(begin, end, threads, [&](std::size_t k) {
             Set& s = sets_[k];
             PolicySolver solver(s.material, rules, policy, objective, smaller, cancel);
-            s.report =
-                solver.solve(s.values, tolerance, 10000, keepCounters ? &s.counters : nullptr);
+            s.report = solver.solve(s.values, tolerance, 10000,
+                                    keepCounters ? &s.counters : nullptr, sweepThreads);
             s.best = *std::ranges::max_element(s.values) + s.report.error;
             if (!scope.progress) return;
             const std::lock_guard lock(heard);

@@ -92,9 +92,10 @@ class PolicySolver {
     [[nodiscard]] std::uint32_t states() const;
     // Sweeps from values 0 until the error is below `tolerance` or `maxIterations` sweeps;
     // `values` gets each state's value at counter 0. With `counters`, one more sweep keeps
-    // every counter's values there, counter q of state i at q * states() + i.
+    // every counter's values there, counter q of state i at q * states() + i. Each sweep on
+    // `threads` threads (the same values on any number).
     PolicyReport solve(std::vector<double>& values, double tolerance, int maxIterations,
-                       std::vector<float>* counters = nullptr);
+                       std::vector<float>* counters = nullptr, int threads = 1);
 
   private:
     struct Impl;
