@@ -392,33 +392,29 @@ TEST_SUITE("tables") {
     }
 
     TEST_CASE("a set's sweeps on the threads its size leaves idle give the same values") {
-        // S and G against M and H: SG v MH is the one set of four (50,720 states, several
-        // chunks of a sweep), so with two threads its sweeps take both; the four sets of three
-        // run one a thread. Every value and counter equal to the one-thread solution's, bit
-        // for bit, for a uniform player and one that weighs its choices unevenly.
-        const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=2"});
+        // S and G against M and H: SG v MH is the one set of four (50,720 states, four chunks
+        // of a sweep), so with two threads its sweeps take both; the four sets of three run one
+        // a thread. Every value and counter equal to the one-thread solution's, bit for bit.
+        const Rules rules = rulesOf(Ruleset::Holochess, {"DrawTurns=1"});
         const std::vector<Creature> own = {Creature(0), Creature(2)};
         const std::vector<Creature> other = {Creature(1), Creature(3)};
-        const tables::PolicyChoices uniform = randomMover, twice = attackTwice;
-        for (const tables::PolicyChoices* policy : {&uniform, &twice}) {
-            const tables::PolicySets one(rules, own, other, *policy, Objective::Result, 1e-9, 1,
-                                         true);
-            const tables::PolicySets two(rules, own, other, *policy, Objective::Result, 1e-9, 2,
-                                         true);
-            REQUIRE(one.sets().size() == 5);
-            REQUIRE(two.sets().size() == 5);
-            const auto* a = one.find(own, other);
-            const auto* b = two.find(own, other);
-            REQUIRE(a);
-            REQUIRE(b);
-            CHECK(a->layout.size() > 3 * (1u << 14));
-            CHECK(a->report.converged);
-            CHECK(a->report.iterations == b->report.iterations);
-            CHECK(a->values == b->values);
-            CHECK(a->counters == b->counters);
-            CHECK(a->counters.size() == 4 * a->values.size());
-            CHECK(*std::ranges::max_element(a->values) > *std::ranges::min_element(a->values));
-        }
+        const tables::PolicySets one(rules, own, other, randomMover, Objective::Result, 1e-9, 1,
+                                     true);
+        const tables::PolicySets two(rules, own, other, randomMover, Objective::Result, 1e-9, 2,
+                                     true);
+        REQUIRE(one.sets().size() == 5);
+        REQUIRE(two.sets().size() == 5);
+        const auto* a = one.find(own, other);
+        const auto* b = two.find(own, other);
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->layout.size() > 3 * (1u << 14));
+        CHECK(a->report.converged);
+        CHECK(a->report.iterations == b->report.iterations);
+        CHECK(a->values == b->values);
+        CHECK(a->counters == b->counters);
+        CHECK(a->counters.size() == 2 * a->values.size());
+        CHECK(*std::ranges::max_element(a->values) > *std::ranges::min_element(a->values));
     }
 
     TEST_CASE("a set of five against a fixed player stays below the race bound and tightens it") {
