@@ -468,7 +468,8 @@ int runOdds(const std::vector<std::string>& args) {
         "or rules with one split)")("threads", po::value<int>()->default_value(1),
                                     "with --exact: threads to solve on (1-256)")(
         "max-pieces", po::value<int>()->default_value(tables::kDefaultMaxPieces),
-        "with --exact: solve the armies of up to N creatures (3-5; five take about a minute a set)")(
+        "with --exact: solve the armies of up to N creatures (3-5; five take about a minute a "
+        "set)")(
         "material", po::value(&materials),
         "with --max-pieces N: of the armies of N creatures, solve only this one, the player's "
         "creatures first (\"SGN v MH\"; repeatable; the others keep the race's value)");
